@@ -1,0 +1,104 @@
+"""Geometry with shapely: terrain shapes read on a grid of boxes, or at a point in inches.
+
+Gridded rules read terrain box by box. An area covers a box when the box's centre
+lies inside the outline (a rule players can check by eye); a linear feature marks
+every box its line crosses; a point feature marks the box it stands in. The result
+is cached per battlefield object, which is immutable.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from shapely.geometry import LineString, Point, Polygon, box as shapely_box
+from shapely.prepared import prep
+
+from .grid import Box, Grid
+from .model.battlefield import Battlefield
+
+
+@dataclass(frozen=True, slots=True)
+class BoxTerrain:
+    kinds: frozenset            # terrain kinds present in the box
+    elevation: int = 0          # hill contour level at the box centre
+
+    def has(self, kind: str) -> bool:
+        return kind in self.kinds
+
+
+OPEN = BoxTerrain(frozenset(), 0)
+
+
+def feature_geometry(feature):
+    pts = feature.points
+    if feature.shape == "area":
+        return Polygon(pts) if len(pts) >= 3 else None
+    if feature.shape == "line":
+        return LineString(pts) if len(pts) >= 2 else None
+    return Point(pts[0]) if pts else None
+
+
+class TerrainIndex:
+    """Terrain per box for a gridded battlefield."""
+
+    def __init__(self, battlefield: Battlefield):
+        if not battlefield.grid:
+            raise ValueError("a terrain index by box needs a gridded battlefield")
+        self.grid = Grid(battlefield.grid, battlefield.width, battlefield.height)
+        self.boxes: dict[Box, BoxTerrain] = {}
+        self.walls: list[LineString] = []
+        kinds: dict[Box, set] = {}
+        elevation: dict[Box, int] = {}
+        size = self.grid.size
+        for feature in battlefield.features:
+            geom = feature_geometry(feature)
+            if geom is None:
+                continue
+            if feature.kind == "wall":
+                self.walls.append(geom)
+            minx, miny, maxx, maxy = geom.bounds
+            c0, r0 = self.grid.box_of(minx, miny)
+            c1, r1 = self.grid.box_of(maxx, maxy)
+            area = feature.shape == "area"
+            shape = prep(geom)
+            for r in range(max(r0, 0), min(r1, self.grid.rows - 1) + 1):
+                for c in range(max(c0, 0), min(c1, self.grid.cols - 1) + 1):
+                    if area:
+                        inside = shape.contains(Point((c + 0.5) * size, (r + 0.5) * size))
+                    else:
+                        cell = shapely_box(c * size, r * size, (c + 1) * size, (r + 1) * size)
+                        inside = shape.intersects(cell) and (
+                            feature.shape == "point" or geom.intersection(cell).length > 1e-6)
+                    if inside:
+                        kinds.setdefault((c, r), set()).add(feature.kind)
+                        if feature.kind == "hill":
+                            elevation[(c, r)] = max(elevation.get((c, r), 0), feature.level)
+        for b, ks in kinds.items():
+            self.boxes[b] = BoxTerrain(frozenset(ks), elevation.get(b, 0))
+
+    def at(self, box: Box) -> BoxTerrain:
+        return self.boxes.get(box, OPEN)
+
+    def wall_between(self, a: Box, b: Box) -> bool:
+        """Does a wall, hedge or fence cross the line between two box centres near b?"""
+        if not self.walls:
+            return False
+        s = self.grid.size
+        line = LineString([((a[0] + .5) * s, (a[1] + .5) * s), ((b[0] + .5) * s, (b[1] + .5) * s)])
+        near_b = Point((b[0] + .5) * s, (b[1] + .5) * s).buffer(s * 1.01)
+        return any(line.intersects(w) and line.intersection(w).intersects(near_b)
+                   for w in self.walls)
+
+
+_INDEX_CACHE: dict[int, tuple[Battlefield, TerrainIndex]] = {}
+
+
+def terrain_index(battlefield: Battlefield) -> TerrainIndex:
+    """The per-box terrain of a battlefield, built once per battlefield object."""
+    hit = _INDEX_CACHE.get(id(battlefield))
+    if hit is not None and hit[0] is battlefield:
+        return hit[1]
+    if len(_INDEX_CACHE) > 16:
+        _INDEX_CACHE.clear()
+    index = TerrainIndex(battlefield)
+    _INDEX_CACHE[id(battlefield)] = (battlefield, index)
+    return index

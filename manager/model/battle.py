@@ -1,0 +1,166 @@
+"""The root of the model: battlefield, forces, hierarchy, turn state and dice counter."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+
+from .battlefield import Battlefield
+from .forces import Command, Leader, Side, Unit
+from .hierarchy import Hierarchy
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioInfo:
+    name: str
+    ruleset: str
+    seed: int = 1
+    turns: int = 12                   # turn limit; the battle ends undecided after it
+    description: str = ""
+    date: str = ""
+    scale: str = ""
+    first_side: str = "roll"          # a side id, or "roll" as the rules say
+    options: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+    # every ruleset's options as the file gave them, so saving keeps the others too
+    option_sets: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+
+
+@dataclass(frozen=True, slots=True)
+class TurnState:
+    started: bool = False
+    turn: int = 0                     # game turns: every side has one player turn in each
+    phase: str = "setup"
+    active: str = ""                  # the side whose player turn it is
+    order: tuple[str, ...] = ()       # sides in the order they move
+    shaken: frozenset = frozenset()   # command ids; Shaken is permanent
+    over: bool = False
+    winner: str | None = None
+    reason: str = ""
+    dice_seq: int = 1                 # next roll's sequence number: the whole dice state
+    fought: frozenset = frozenset()   # pieces that fought a melee this phase
+    scratch: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+
+
+class Battle:
+    """Holds everything one battle is. Mutated only by actions through a Session.
+
+    `version` grows with every change, so derived views (who stands in which box)
+    can cache themselves until the next change.
+    """
+
+    def __init__(self, info: ScenarioInfo, battlefield: Battlefield, sides: dict[str, Side],
+                 commands: dict[str, Command], units: dict[str, Unit],
+                 leaders: dict[str, Leader], hierarchy: Hierarchy,
+                 state: TurnState | None = None):
+        self.info = info
+        self.battlefield = battlefield
+        self.sides = sides
+        self.commands = commands
+        self.units = units
+        self.leaders = leaders
+        self.hierarchy = hierarchy
+        self.state = state or TurnState()
+        self.version = 0
+        self._cache: dict = {}
+
+    # ---- snapshots: cheap because every record is immutable ------------------------
+    def snapshot(self) -> tuple:
+        return (self.info, self.battlefield, dict(self.sides), dict(self.commands),
+                dict(self.units), dict(self.leaders), self.hierarchy, self.state)
+
+    def restore(self, snap: tuple) -> None:
+        (self.info, self.battlefield, sides, commands, units, leaders,
+         self.hierarchy, self.state) = snap
+        self.sides, self.commands = dict(sides), dict(commands)
+        self.units, self.leaders = dict(units), dict(leaders)
+        self.touch()
+
+    def copy(self) -> "Battle":
+        b = Battle.__new__(Battle)
+        b.version, b._cache = 0, {}
+        b.restore(self.snapshot())
+        return b
+
+    def fingerprint(self) -> tuple:
+        """Everything that makes the state: two battles are equal when these are."""
+        return (self.info, self.battlefield, tuple(sorted(self.sides.items())),
+                tuple(sorted(self.commands.items(), key=lambda kv: kv[0])),
+                tuple(sorted(self.units.items())), tuple(sorted(self.leaders.items())),
+                tuple(sorted(self.hierarchy.graph.edges())),
+                tuple(sorted((n, tuple(sorted(d.items()))) for n, d in
+                             self.hierarchy.graph.nodes(data=True))),
+                self.state)
+
+    # ---- the only writers ------------------------------------------------------------
+    def touch(self) -> None:
+        self.version += 1
+        self._cache.clear()
+
+    def put_unit(self, unit: Unit) -> None:
+        self.units[unit.id] = unit
+        self.touch()
+
+    def update_unit(self, uid: str, **changes) -> Unit:
+        unit = replace(self.units[uid], **changes)
+        self.put_unit(unit)
+        return unit
+
+    def drop_unit(self, uid: str) -> None:
+        del self.units[uid]
+        self.touch()
+
+    def put_leader(self, leader: Leader) -> None:
+        self.leaders[leader.id] = leader
+        self.touch()
+
+    def update_leader(self, lid: str, **changes) -> Leader:
+        leader = replace(self.leaders[lid], **changes)
+        self.put_leader(leader)
+        return leader
+
+    def put_command(self, command: Command) -> None:
+        self.commands[command.id] = command
+        self.touch()
+
+    def set_state(self, **changes) -> TurnState:
+        self.state = replace(self.state, **changes)
+        self.touch()
+        return self.state
+
+    def set_battlefield(self, battlefield: Battlefield) -> None:
+        self.battlefield = battlefield
+        self.touch()
+
+    def set_hierarchy(self, hierarchy: Hierarchy) -> None:
+        self.hierarchy = hierarchy
+        self.touch()
+
+    def set_info(self, info: ScenarioInfo) -> None:
+        self.info = info
+        self.touch()
+
+    # ---- derived views ------------------------------------------------------------------
+    def cached(self, key, build):
+        """A value derived from the current state, rebuilt after the next change."""
+        try:
+            return self._cache[key]
+        except KeyError:
+            value = self._cache[key] = build()
+            return value
+
+    def option(self, key: str, default=None):
+        return self.info.options.get(key, default)
+
+    def live_units(self, side: str | None = None):
+        return [u for u in self.units.values()
+                if not u.eliminated and (side is None or u.side == side)]
+
+    def live_leaders(self, side: str | None = None):
+        return [l for l in self.leaders.values()
+                if not l.eliminated and (side is None or l.side == side)]
+
+    def command_of(self, uid: str) -> Command:
+        return self.commands[self.hierarchy.command_of(uid)]
+
+    def enemy_of(self, side: str) -> str:
+        others = [s for s in self.sides if s != side]
+        return others[0] if others else side

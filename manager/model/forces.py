@@ -1,0 +1,102 @@
+"""Sides, commands, units and leaders: immutable records replaced on every change.
+
+Records are frozen so a snapshot of the battle is a copy of a few dicts, which is
+what makes undo, replay and all-or-nothing actions cheap.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# The generic kinds a scenario names; each ruleset maps them to its own profile.
+UNIT_KINDS = (
+    "line_infantry", "light_infantry", "grenadiers", "guard_infantry", "militia", "rifles",
+    "skirmishers", "light_cavalry", "heavy_cavalry", "guard_cavalry",
+    "foot_artillery", "horse_artillery", "heavy_artillery",
+)
+INFANTRY_KINDS = frozenset({"line_infantry", "light_infantry", "grenadiers", "guard_infantry",
+                            "militia", "rifles", "skirmishers"})
+CAVALRY_KINDS = frozenset({"light_cavalry", "heavy_cavalry", "guard_cavalry"})
+ARTILLERY_KINDS = frozenset({"foot_artillery", "horse_artillery", "heavy_artillery"})
+
+
+def arm_of(kind: str) -> str:
+    if kind in INFANTRY_KINDS:
+        return "infantry"
+    if kind in CAVALRY_KINDS:
+        return "cavalry"
+    if kind in ARTILLERY_KINDS:
+        return "artillery"
+    raise ValueError(f"unknown unit kind {kind!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    id: str
+    name: str
+    kind: str
+    side: str
+    hits: int
+    max_hits: int
+    x: float
+    y: float
+    facing: int = 0                 # degrees clockwise from north
+    formation: str = "line"
+    guard: bool = False             # Guard artillery and the like
+    fixed: bool = False             # may change facing only (the Santon guns)
+    nation: str = ""
+    sharpshooters: bool = False
+    eliminated: bool = False
+    # per player-turn state, cleared when a side's turn begins
+    moved: int = 0                  # 0 not yet, 1 turned or re-formed in place, 2 changed box
+    fired: bool = False
+    fire_hits: int = 0
+    fell_back: bool = False
+    disordered: bool = False
+
+    @property
+    def arm(self) -> str:
+        return arm_of(self.kind)
+
+    @property
+    def pos(self) -> tuple[float, float]:
+        return (self.x, self.y)
+
+
+@dataclass(frozen=True, slots=True)
+class Leader:
+    id: str
+    name: str
+    side: str
+    x: float
+    y: float
+    quality: int = 0                # 1 abysmal .. 6 superior; 0 = roll at the start
+    trait: str = ""                 # national characteristic: napoleon, wellington, ...
+    hits: int = 2
+    max_hits: int = 2
+    eliminated: bool = False
+    rallied: bool = False
+    moved: bool = False
+
+    @property
+    def pos(self) -> tuple[float, float]:
+        return (self.x, self.y)
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    id: str
+    name: str
+    nation: str = ""
+    home_edge: str = "west"         # the table edge the side retreats towards
+    colour: str = "#3050a0"
+    general: str = ""               # leader id of the army commander
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    id: str
+    name: str
+    side: str
+    nation: str = ""
+    orders: dict = field(default_factory=dict, hash=False, compare=True)
+    note: str = ""

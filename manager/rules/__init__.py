@@ -1,0 +1,30 @@
+"""Rulesets, found by id. Each lives in its own module or package here."""
+from __future__ import annotations
+
+from ..errors import IllegalAction
+
+_FACTORIES = {}
+_INSTANCES = {}
+
+
+def register_ruleset(ruleset_id: str, factory) -> None:
+    _FACTORIES[ruleset_id] = factory
+
+
+def _load_builtin() -> None:
+    if not _FACTORIES:
+        from . import morschauser  # noqa: F401  (registers itself)
+
+
+def get_ruleset(ruleset_id: str):
+    _load_builtin()
+    if ruleset_id not in _INSTANCES:
+        if ruleset_id not in _FACTORIES:
+            raise IllegalAction(f"unknown ruleset {ruleset_id!r}; known: {', '.join(sorted(_FACTORIES))}")
+        _INSTANCES[ruleset_id] = _FACTORIES[ruleset_id]()
+    return _INSTANCES[ruleset_id]
+
+
+def ruleset_ids() -> list[str]:
+    _load_builtin()
+    return sorted(_FACTORIES)

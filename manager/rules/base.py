@@ -1,0 +1,135 @@
+"""What every ruleset provides: profiles, options, a phase table and resolvers.
+
+The engine knows only this interface. A ruleset maps the scenario's generic unit
+kinds to its own profiles, declares its options (with defaults and the choices a
+club might argue about), lists its phases as data, and registers one checker and
+one resolver per action class it plays.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..errors import IllegalAction
+
+
+@dataclass(frozen=True)
+class UnitProfile:
+    kind: str                 # the generic kind this profile serves
+    label: str                # the ruleset's own name for it
+    arm: str                  # infantry, cavalry, artillery
+    stats: dict = field(default_factory=dict, hash=False)   # the ruleset's table row
+
+    def __getitem__(self, key):
+        return self.stats[key]
+
+    def get(self, key, default=None):
+        return self.stats.get(key, default)
+
+
+@dataclass(frozen=True)
+class Option:
+    key: str
+    default: Any
+    help: str
+    choices: tuple = ()
+
+    def check(self, value) -> Any:
+        if self.choices and value not in self.choices:
+            raise ValueError(f"one of {', '.join(map(repr, self.choices))}")
+        if isinstance(self.default, bool) and not isinstance(value, bool):
+            raise ValueError("true or false")
+        if isinstance(self.default, (int, float)) and not isinstance(self.default, bool):
+            if not isinstance(value, (int, float)) or isinstance(value, bool):
+                raise ValueError("a number")
+        return value
+
+
+@dataclass(frozen=True)
+class Phase:
+    name: str
+    label: str
+    actions: frozenset          # action class names allowed in this phase
+    help: str = ""
+
+
+class Ruleset:
+    """Base class: subclasses fill in the data and register their resolvers."""
+    id = ""
+    name = ""
+    measure = "grid"            # "grid" (boxes) or "inches"
+    profiles: dict[str, UnitProfile] = {}
+    options: tuple[Option, ...] = ()
+    phases: tuple[Phase, ...] = ()
+
+    def __init__(self):
+        self._checkers: dict[str, Callable] = {}
+        self._resolvers: dict[str, Callable] = {}
+
+    # ---- registration ----------------------------------------------------------------
+    def plays(self, action_cls, check: Callable, resolve: Callable) -> None:
+        self._checkers[action_cls.__name__] = check
+        self._resolvers[action_cls.__name__] = resolve
+
+    # ---- the engine's calls --------------------------------------------------------------
+    def check(self, battle, action) -> None:
+        name = action.__class__.__name__
+        if name not in self._checkers:
+            raise IllegalAction(f"{self.name} has no {name} move")
+        if name != "StartBattle":
+            state = battle.state
+            if not state.started:
+                raise IllegalAction("the battle has not started: start it first")
+            phase = self.phase(state.phase)
+            if name not in phase.actions:
+                allowed = ", ".join(sorted(phase.actions))
+                raise IllegalAction(f"{name} is not allowed in the {phase.label} phase "
+                                    f"(allowed: {allowed})")
+        self._checkers[name](battle, action)
+
+    def resolve(self, battle, action, dice) -> list:
+        return self._resolvers[action.__class__.__name__](battle, action, dice)
+
+    def phase(self, name: str) -> Phase:
+        for p in self.phases:
+            if p.name == name:
+                return p
+        raise IllegalAction(f"unknown phase {name!r}")
+
+    def profile(self, kind: str) -> UnitProfile:
+        try:
+            return self.profiles[kind]
+        except KeyError:
+            raise IllegalAction(f"{self.name} has no profile for unit kind {kind!r}") from None
+
+    def option_defaults(self) -> dict:
+        return {o.key: o.default for o in self.options}
+
+    def check_options(self, options: dict) -> dict:
+        """Merge a scenario's options over the defaults; raise ValueError naming the key."""
+        known = {o.key: o for o in self.options}
+        merged = self.option_defaults()
+        for key, value in options.items():
+            if key not in known:
+                raise ValueError(f"unknown option {key!r} for {self.id} "
+                                 f"(known: {', '.join(sorted(known))})")
+            try:
+                merged[key] = known[key].check(value)
+            except ValueError as exc:
+                raise ValueError(f"option {key!r} must be {exc}") from None
+        return merged
+
+    # ---- queries the UI and the automatic commander use (rulesets override) ----------------
+    def odds(self, battle, action):
+        raise IllegalAction(f"{self.name} gives no odds for {action.__class__.__name__}")
+
+    def to_act(self, battle) -> list[str]:
+        """Pieces of the active side that can still act this phase."""
+        return []
+
+    def commander(self, battle, side: str):
+        raise NotImplementedError
+
+    def describe_profiles(self) -> list[dict]:
+        return [{"kind": p.kind, "label": p.label, "arm": p.arm, **p.stats}
+                for p in self.profiles.values()]

@@ -1,0 +1,65 @@
+"""Morschauser-style gridded Horse and Musket rules, Mark 3 (ruleset id `morschauser`)."""
+from __future__ import annotations
+
+from ... import game_actions as ga
+from .. import register_ruleset
+from ..base import Ruleset
+from . import fire, flow, melee, moves
+from .board import box_of
+from .tables import OPTIONS, PHASES, PROFILES
+
+
+class Morschauser(Ruleset):
+    id = "morschauser"
+    name = "Morschauser Mark 3 (gridded)"
+    measure = "grid"
+    profiles = PROFILES
+    options = OPTIONS
+    phases = PHASES
+
+    def __init__(self):
+        super().__init__()
+        self.plays(ga.StartBattle, flow.check_start, flow.resolve_start)
+        self.plays(ga.EndPhase, flow.check_end_phase, flow.resolve_end_phase)
+        self.plays(ga.Rally, flow.check_rally, flow.resolve_rally)
+        self.plays(ga.MoveUnit, moves.check_move_unit, moves.resolve_move_unit)
+        self.plays(ga.MoveLeader, moves.check_move_leader, moves.resolve_move_leader)
+        self.plays(ga.ChangeFormation, moves.check_change_formation,
+                   moves.resolve_change_formation)
+        self.plays(ga.Fire, fire.check_fire, fire.resolve_fire)
+        self.plays(ga.ResolveMelee, melee.check_resolve_melee, melee.resolve_melee)
+
+    def odds(self, battle, action):
+        if isinstance(action, ga.Fire):
+            return fire.fire_odds(battle, action)
+        if isinstance(action, ga.ResolveMelee):
+            return melee.melee_odds(battle, action)
+        return super().odds(battle, action)
+
+    def melees(self, battle):
+        return melee.melees(battle)
+
+    def to_act(self, battle) -> list[str]:
+        state = battle.state
+        if state.phase == "rally":
+            return [l.id for l in battle.live_leaders(state.active) if not l.rallied]
+        if state.phase == "move":
+            return [u.id for u in battle.live_units(state.active) if not u.moved]
+        if state.phase == "melee":
+            return [m.defender for m in melee.melees(battle)]
+        return []
+
+    def commander(self, battle, side: str):
+        from .commander import Commander
+        return Commander(battle, side)
+
+    def position_refusal(self, battle, kind: str, pos) -> str:
+        """Why a piece of this kind may not stand at pos in the editor ('' when it may)."""
+        from .movement import terrain_refusal
+        size = battle.battlefield.grid
+        if not size:
+            return "this ruleset needs a gridded table"
+        return terrain_refusal(battle, kind, (int(pos[0] // size), int(pos[1] // size)))
+
+
+register_ruleset("morschauser", Morschauser)

@@ -1,0 +1,190 @@
+"""Missile fire: who may shoot at whom, how many dice, what hits, and the exact odds.
+
+One function, `fire_spec`, reads the situation into dice and scores; the resolver
+rolls them and the odds convolve them, so what the umpire is shown is what is rolled.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from ...actions import need
+from ...events import UnitFired
+from ...grid import in_front_arc, line_boxes
+from ...odds import Dist, Odds, OddsLine
+from .board import board, box_of, distance, facing_dir, profile
+from .morale import army_trait, fall_back, kutusov_holds, leader_checks, settle, take_hits
+from .moves import own_unit
+from .movement import is_shaken
+from .tables import FIRE_HITS_FOR_FALL_BACK, GRAPE_RANGE, GRAPE_TO_HIT, LEADER_HIT_FACES
+
+BLOCKING = frozenset({"woods", "town"})
+
+
+@dataclass
+class FireSpec:
+    dice: int
+    to_hit: int                 # lowest modified score that hits
+    modifier: int               # added to every die
+    double_at: int | None       # a modified score this high scores two hits
+    range: float
+    notes: list[str] = field(default_factory=list)
+
+    def hits_for(self, face: int) -> int:
+        score = face + self.modifier
+        if score < self.to_hit:
+            return 0
+        return 2 if self.double_at is not None and score >= self.double_at else 1
+
+    def die(self) -> Dist:
+        return Dist.die([self.hits_for(f) for f in range(1, 7)])
+
+
+def max_range(battle, unit) -> int:
+    prof = profile(unit)
+    if unit.kind == "rifles" and not battle.option("rifles"):
+        return 4
+    return prof["range"]
+
+
+def blocked(battle, a, b) -> str:
+    """Why the line of sight from box a to box b is blocked ('' when clear)."""
+    mode = battle.option("line_of_sight", "units_and_terrain")
+    if mode == "none":
+        return ""
+    brd = board(battle)
+    ta, tb = brd.terrain.at(a).elevation, brd.terrain.at(b).elevation
+    for box in line_boxes(a, b):
+        t = brd.terrain.at(box)
+        if t.elevation > max(ta, tb):
+            return f"higher ground at {box}"
+        if BLOCKING & t.kinds:
+            return f"{'/'.join(sorted(BLOCKING & t.kinds))} at {box}"
+        if mode == "units_and_terrain" and box in brd.box_unit:
+            if not (max(ta, tb) > t.elevation):     # shooting over troops from a hill
+                return f"{brd.unit_at(box).name} is in the way"
+    return ""
+
+
+def fire_spec(battle, unit, target) -> FireSpec:
+    prof = profile(unit)
+    a, b = box_of(battle, unit), box_of(battle, target)
+    rng = distance(a, b)
+    reach = max_range(battle, unit)
+    notes = []
+    artillery = prof.arm == "artillery"
+    to_hit = prof["to_hit"]
+    if artillery and rng <= GRAPE_RANGE:
+        to_hit = GRAPE_TO_HIT
+        notes.append("grape")
+    elif artillery:
+        notes.append("shot")
+    if unit.sharpshooters and battle.option("sharpshooters"):
+        to_hit = min(to_hit, 4)
+        notes.append("sharpshooters hit on 4+")
+    dice = prof["fire_dice"]
+    if 2 * unit.hits <= unit.max_hits:
+        dice -= 1
+        notes.append("-1 die: lost half its hits")
+    if not artillery and rng > reach / 2:
+        dice -= 1
+        notes.append("-1 die: long range")
+    if battle.option("formations") and target.formation in ("column", "square"):
+        dice += 1
+        notes.append(f"+1 die: target in {target.formation}")
+    if (army_trait(battle, unit.side) == "wellington" and unit.kind == "line_infantry"
+            and unit.nation == "britain" and rng <= reach / 2):
+        dice += 1
+        notes.append("+1 die: British line at close range")
+    modifier = 0
+    cover = []
+    tt = board(battle).terrain.at(b)
+    if "woods" in tt.kinds:
+        cover.append("woods")
+    if "town" in tt.kinds:
+        cover.append("buildings")
+    if board(battle).terrain.wall_between(a, b):
+        cover.append("behind a wall")
+    if cover:
+        modifier -= len(cover) if battle.option("terrain_penalties_stack") else 1
+        notes.append(f"-1: target in {', '.join(cover)}")
+    if is_shaken(battle, unit):
+        modifier -= 1
+        notes.append("-1: command Shaken")
+    double_at = None
+    if artillery and unit.guard:
+        modifier += 1
+        notes.append("+1: Guard artillery")
+        if rng <= GRAPE_RANGE:
+            double_at = 7
+    return FireSpec(max(dice, 0), to_hit, modifier, double_at, rng, notes)
+
+
+def check_fire(battle, action) -> None:
+    unit = own_unit(battle, action.unit)
+    prof = profile(unit)
+    need(prof["fire_dice"] > 0, f"{unit.name} ({prof.label}) does not shoot")
+    need(not unit.fired, f"{unit.name} has already fired this turn")
+    need(not (unit.kind in ("foot_artillery", "heavy_artillery") and unit.moved == 2),
+         f"{unit.name} is foot artillery and moved this turn: it may not fire")
+    brd = board(battle)
+    here = box_of(battle, unit)
+    t = brd.terrain.at(here)
+    need(not ({"stream", "ford"} & t.kinds) or "bridge" in t.kinds,
+         f"{unit.name} stands in a stream or ford and may not shoot")
+    need(action.target in battle.units, f"there is no unit {action.target!r}")
+    target = battle.units[action.target]
+    need(not target.eliminated, f"{target.name} has been eliminated")
+    need(target.side != unit.side, f"{target.name} is on {unit.name}'s own side")
+    there = box_of(battle, target)
+    rng = distance(here, there)
+    need(rng <= max_range(battle, unit), f"{target.name} is {rng:g} boxes away, beyond "
+         f"{unit.name}'s range of {max_range(battle, unit)}")
+    need(in_front_arc(here, facing_dir(unit), there, battle.option("fire_arc", 45)),
+         f"{target.name} is outside {unit.name}'s arc of fire")
+    why = blocked(battle, here, there)
+    need(not why, f"no line of sight from {unit.name} to {target.name}: {why}")
+    need(fire_spec(battle, unit, target).dice > 0, f"{unit.name} has no dice left to roll "
+         "at that range")
+
+
+def resolve_fire(battle, action, dice) -> list:
+    unit, target = battle.units[action.unit], battle.units[action.target]
+    spec = fire_spec(battle, unit, target)
+    roll = dice.roll(spec.dice, f"fire: {unit.name} at {target.name}")
+    hits = sum(spec.hits_for(f) for f in roll.faces)
+    battle.update_unit(unit.id, fired=True)
+    events = [UnitFired(unit.name, target.name, spec.dice, hits)]
+    there = box_of(battle, target)
+    leader_checks(battle, there, dice, events, f"{target.name} shot at")
+    if take_hits(battle, target.id, hits, events):
+        settle(battle, events)
+        return events
+    target = battle.units[target.id]
+    if hits:
+        target = battle.update_unit(target.id, fire_hits=target.fire_hits + hits)
+    if (target.fire_hits >= FIRE_HITS_FOR_FALL_BACK and not target.fell_back
+            and not kutusov_holds(battle, target)):
+        fall_back(battle, target.id, [box_of(battle, unit)], events, "fire")
+    settle(battle, events)
+    return events
+
+
+def fire_odds(battle, action) -> Odds:
+    check_fire(battle, action)
+    unit, target = battle.units[action.unit], battle.units[action.target]
+    spec = fire_spec(battle, unit, target)
+    dist = spec.die().times(spec.dice)
+    odds = Odds("fire", [OddsLine(f"{unit.name} on {target.name}", dist, target.id)],
+                notes=[f"{spec.dice} dice, hit on {spec.to_hit - spec.modifier}+"
+                       f" ({', '.join(spec.notes) or 'no modifiers'})"])
+    odds.outcomes[f"{target.name} eliminated"] = dist.p_at_least(target.hits)
+    if not target.fell_back and not kutusov_holds(battle, target):
+        need_hits = max(FIRE_HITS_FOR_FALL_BACK - target.fire_hits, 1)
+        fb = sum((dist.p(k) for k in range(need_hits, target.hits)), Fraction(0))
+        odds.outcomes[f"{target.name} falls back"] = fb
+    leaders = board(battle).box_leaders.get(box_of(battle, target), ())
+    for lid in leaders:
+        odds.outcomes[f"{battle.leaders[lid].name} hit"] = Fraction(
+            sum(1 for a in range(1, 7) for b in range(1, 7) if a + b in LEADER_HIT_FACES), 36)
+    return odds

@@ -1,0 +1,237 @@
+"""Melee: attackers are the moving side's units facing into an enemy box.
+
+Each attacked enemy box is one melee (the fewest units in each, as the text asks):
+the defender, every attacker facing into its box, the leaders standing with them,
+and those other defenders who have one of the attackers in their zone of control
+and choose to join. Every piece rolls as many dice as it has hits left; a die at or
+under its melee rating is a hit. The side causing fewer hits falls back.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from ...actions import need
+from ...events import MeleeResolved
+from ...grid import direction_to, front_boxes, step
+from ...odds import Dist, Odds, OddsLine, compare
+from .board import board, box_of, facing_dir, profile
+from .morale import army_trait, fall_back, leader_checks, settle, take_hits
+from .movement import is_shaken, terrain_refusal
+from .tables import LEADER
+
+
+@dataclass
+class Melee:
+    defender: str                           # unit id, or leader id when a leader stands alone
+    attackers: list[str] = field(default_factory=list)
+    may_join: list[str] = field(default_factory=list)
+    lone_leader: bool = False
+
+
+def melees(battle) -> list[Melee]:
+    """The melees still to fight this phase, in a stable order."""
+    def build():
+        brd = board(battle)
+        active, fought = battle.state.active, battle.state.fought
+        groups: dict[str, Melee] = {}
+        for u in sorted(battle.live_units(active), key=lambda u: u.id):
+            if u.id in fought:
+                continue
+            box = step(brd.unit_box[u.id], facing_dir(u))
+            d = brd.box_unit.get(box)
+            if d is not None:
+                if battle.units[d].side != active and d not in fought:
+                    groups.setdefault(d, Melee(d)).attackers.append(u.id)
+            else:
+                foes = [l for l in brd.box_leaders.get(box, ()) if battle.leaders[l].side != active]
+                for lid in foes:
+                    groups.setdefault(lid, Melee(lid, lone_leader=True)).attackers.append(u.id)
+        attacked = set(groups)
+        for m in groups.values():
+            if m.lone_leader:
+                continue
+            boxes = {brd.unit_box[a] for a in m.attackers}
+            for e in sorted(battle.live_units(battle.units[m.defender].side), key=lambda u: u.id):
+                if e.id in attacked or e.id in fought:
+                    continue
+                if boxes & set(front_boxes(brd.unit_box[e.id], facing_dir(e))):
+                    m.may_join.append(e.id)
+        return [groups[k] for k in sorted(groups)]
+    return battle.cached("morschauser.melees", build)
+
+
+def find_melee(battle, defender: str) -> Melee:
+    for m in melees(battle):
+        if m.defender == defender:
+            return m
+    raise_for = battle.units.get(defender) or battle.leaders.get(defender)
+    name = raise_for.name if raise_for else repr(defender)
+    need(False, f"{name} is not attacked in melee this phase")
+
+
+@dataclass
+class Piece:
+    id: str
+    name: str
+    side: str               # "attack" or "defend"
+    dice: int
+    rating: int
+    target: str             # unit id its hits go to
+    is_leader: bool = False
+
+
+def _terrain_penalty(battle, attacker_box, defender_box) -> int:
+    t = board(battle).terrain
+    ta, td = t.at(attacker_box), t.at(defender_box)
+    reasons = [ta.elevation < td.elevation,
+               "stream" in ta.kinds and "bridge" not in ta.kinds,
+               "woods" in td.kinds, "town" in td.kinds]
+    n = sum(reasons)
+    return n if battle.option("terrain_penalties_stack") else min(n, 1)
+
+
+def _unit_piece(battle, uid: str, role: str, target: str, front: bool, penalty: int) -> Piece:
+    unit = battle.units[uid]
+    prof = profile(unit)
+    formations = battle.option("formations")
+    front = front or (formations and unit.formation == "square")
+    rating = prof["melee_front"] if front else prof["melee_other"]
+    rating -= penalty + (1 if is_shaken(battle, unit) else 0)
+    dice = unit.hits
+    if formations and unit.formation in ("column", "square"):
+        dice += 1
+    if (role == "attack" and unit.kind == "militia" and unit.nation == "prussia"
+            and army_trait(battle, unit.side) == "blucher"):
+        dice += 1
+    return Piece(uid, unit.name, role, dice, max(rating, 0), target)
+
+
+def pieces(battle, m: Melee, joiners) -> list[Piece]:
+    brd = board(battle)
+    d_unit = battle.units[m.defender]
+    d_box = brd.unit_box[m.defender]
+    d_front = set(front_boxes(d_box, facing_dir(d_unit)))
+    a_boxes = {a: brd.unit_box[a] for a in m.attackers}
+    in_front = [a for a in m.attackers if a_boxes[a] in d_front]
+    rule = battle.option("defender_front_when", "all_in_front")
+    front = len(in_front) == len(m.attackers) if rule == "all_in_front" else bool(in_front)
+    d_target = (in_front or m.attackers)[0]
+    out = [_unit_piece(battle, a, "attack", m.defender, True,
+                       _terrain_penalty(battle, a_boxes[a], d_box)) for a in m.attackers]
+    out.append(_unit_piece(battle, m.defender, "defend", d_target, front, 0))
+    for j in joiners:
+        jf = set(front_boxes(brd.unit_box[j], facing_dir(battle.units[j])))
+        tgt = next(a for a in m.attackers if a_boxes[a] in jf)
+        out.append(_unit_piece(battle, j, "defend", tgt, True, 0))
+    for p in list(out):        # leaders fight beside the units in their box
+        for lid in brd.leaders_at(brd.unit_box[p.id], battle.units[p.id].side):
+            leader = battle.leaders[lid]
+            out.append(Piece(lid, leader.name, p.side, leader.hits, LEADER["melee"], p.target, True))
+    return out
+
+
+def check_resolve_melee(battle, action) -> None:
+    m = find_melee(battle, action.defender)
+    for j in action.joiners:
+        need(j in m.may_join, f"{battle.units[j].name if j in battle.units else j} may not join "
+             f"this melee (it needs an attacker in its zone of control)")
+
+
+def resolve_melee(battle, action, dice) -> list:
+    m = find_melee(battle, action.defender)
+    events: list = []
+    brd = board(battle)
+    if m.lone_leader:
+        leader = battle.leaders[m.defender]
+        a_boxes = [brd.unit_box[a] for a in m.attackers]
+        lbox = brd.leader_box[m.defender]
+        leader_checks(battle, lbox, dice, events, "caught alone in melee")
+        _leader_escapes(battle, m.defender, a_boxes)
+        battle.set_state(fought=battle.state.fought | set(m.attackers) | {m.defender})
+        events.append(MeleeResolved(leader.name, tuple(m.attackers), (m.defender,), 0, 0,
+                                    f"{leader.name} rides clear"))
+        return events
+    ps = pieces(battle, m, action.joiners)
+    boxes = {p.id: (brd.unit_box[p.id] if not p.is_leader else brd.leader_box[p.id]) for p in ps}
+    dealt = {"attack": 0, "defend": 0}
+    to_unit: dict[str, int] = {}
+    for p in ps:
+        if p.dice <= 0:
+            continue
+        roll = dice.roll(p.dice, f"melee: {p.name} (needs {p.rating} or less)")
+        hits = sum(1 for f in roll.faces if f <= p.rating)
+        dealt[p.side] += hits
+        to_unit[p.target] = to_unit.get(p.target, 0) + hits
+    for uid, hits in sorted(to_unit.items()):
+        take_hits(battle, uid, hits, events)
+    for box in sorted({b for b in boxes.values()}):
+        leader_checks(battle, box, dice, events, "in melee")
+    a, d = dealt["attack"], dealt["defend"]
+    att_ids = [p.id for p in ps if p.side == "attack" and not p.is_leader]
+    def_ids = [p.id for p in ps if p.side == "defend" and not p.is_leader]
+    if a < d:
+        outcome, losers, winners = "attackers fall back", att_ids, def_ids
+    elif d < a:
+        outcome, losers, winners = "defenders fall back", def_ids, att_ids
+    else:
+        outcome, losers, winners = "a drawn melee", [], []
+    enemy_boxes = [boxes[w] for w in winners]
+    for uid in losers:
+        if enemy_boxes:
+            fall_back(battle, uid, enemy_boxes, events, "lost melee")
+    battle.set_state(fought=battle.state.fought | {p.id for p in ps})
+    events.insert(0, MeleeResolved(battle.units[m.defender].name, tuple(att_ids), tuple(def_ids),
+                                   a, d, outcome))
+    settle(battle, events)
+    return events
+
+
+def _leader_escapes(battle, lid: str, enemy_boxes) -> None:
+    """A leader caught alone rides two boxes clear of the enemy, where ground allows."""
+    leader = battle.leaders[lid]
+    if leader.eliminated:
+        return
+    brd = board(battle)
+    here = box_of(battle, leader)
+    away = (direction_to(here, enemy_boxes[0]) + 4) % 8
+    for _ in range(2):
+        for d in (away, (away + 1) % 8, (away - 1) % 8):
+            nb = step(here, d)
+            other = brd.box_unit.get(nb)
+            if terrain_refusal(battle, "leader", nb) or (
+                    other and battle.units[other].side != leader.side):
+                continue
+            here = nb
+            break
+    x, y = brd.centre(here)
+    battle.update_leader(lid, x=x, y=y)
+
+
+def melee_odds(battle, action) -> Odds:
+    check_resolve_melee(battle, action)
+    m = find_melee(battle, action.defender)
+    odds = Odds("melee")
+    if m.lone_leader:
+        odds.notes.append("a leader alone: he rolls for a hit (2 or 3 on 2D6) and rides clear")
+        odds.outcomes[f"{battle.leaders[m.defender].name} hit"] = Fraction(3, 36)
+        return odds
+    ps = pieces(battle, m, action.joiners)
+    side_total = {"attack": Dist.point(0), "defend": Dist.point(0)}
+    per_target: dict[str, Dist] = {}
+    for p in ps:
+        dist = Dist.die([1 if f <= p.rating else 0 for f in range(1, 7)]).times(p.dice)
+        odds.lines.append(OddsLine(f"{p.name} ({p.dice} dice, {p.rating} or less)", dist, p.target))
+        side_total[p.side] = side_total[p.side] + dist
+        per_target[p.target] = per_target.get(p.target, Dist.point(0)) + dist
+    lt, eq, gt = compare(side_total["attack"], side_total["defend"])
+    odds.outcomes["attackers fall back"] = lt
+    odds.outcomes["defenders fall back"] = gt
+    odds.outcomes["drawn"] = eq
+    for uid, dist in per_target.items():
+        unit = battle.units[uid]
+        odds.outcomes[f"{unit.name} eliminated"] = dist.p_at_least(unit.hits)
+    for p in ps:
+        if p.is_leader:
+            odds.outcomes[f"{p.name} hit"] = Fraction(3, 36)
+    return odds

@@ -1,0 +1,257 @@
+"""Movement on the grid: allowances, the legal moves of a unit, falling back and retreating.
+
+A move is a path of 45 degree turns (half a box each) and steps straight ahead (one
+box, or 1.5 on the diagonal). The search runs over (box, facing) states, so the
+cheapest legal way to reach a box with a given facing is found, as a player would.
+Entering an enemy zone of control ends the move; the unit then faces an enemy whose
+zone it entered (that last turn is free: the text says it must).
+"""
+from __future__ import annotations
+
+import heapq
+import math
+
+from ...grid import DIRS, Box, direction_to, step, turn_steps
+from .board import board, box_of, distance, facing_dir, profile
+from .tables import COLUMN_MOVE, FORMATION_CHANGE_COST, LEADER
+
+LIGHT_FOOT = frozenset({"light_infantry", "rifles", "skirmishers"})
+EDGE_DIR = {"north": 0, "east": 2, "south": 4, "west": 6}
+
+
+def terrain_refusal(battle, kind: str, box: Box) -> str:
+    """Why a unit of this kind may not enter the box ('' when it may)."""
+    b = board(battle)
+    if not b.grid.contains(box):
+        return "off the table"
+    t = b.terrain.at(box)
+    if not t.kinds:
+        return ""
+    if "lake" in t.kinds:
+        return "lakes and ponds are impassable"
+    if "river" in t.kinds and not ({"bridge", "ford"} & t.kinds):
+        return "a river is crossed only at a bridge or ford"
+    if kind == "leader":
+        return ""
+    if "marsh" in t.kinds and (battle.option("marsh") == "impassable"
+                               or kind not in LIGHT_FOOT | {"line_infantry", "grenadiers",
+                                                           "guard_infantry", "militia"}):
+        return "only infantry may enter marsh"
+    if "woods" in t.kinds and kind not in LIGHT_FOOT:
+        return "only light infantry may enter woods"
+    if "town" in t.kinds and profile_arm(kind) in ("cavalry", "artillery"):
+        return "cavalry and artillery may not enter buildings"
+    return ""
+
+
+def profile_arm(kind: str) -> str:
+    from .tables import PROFILES
+    return PROFILES[kind].arm
+
+
+# ---- allowances ----------------------------------------------------------------------------
+def half_speed_reasons(battle, unit) -> list[str]:
+    """Why a unit moves at half speed this turn, Shaken aside (that one spares the rear)."""
+    h = battle.hierarchy
+    cid = h.command_of(unit.id)
+    lid = h.leader_of_command(cid)
+    reasons = []
+    if lid:
+        leader = battle.leaders[lid]
+        if leader.eliminated:
+            reasons.append(f"{leader.name} has fallen")
+        elif distance(box_of(battle, leader), box_of(battle, unit)) > LEADER["radius"]:
+            reasons.append(f"more than {LEADER['radius']} boxes from {leader.name}")
+    return reasons
+
+
+def base_move(battle, unit, formation: str | None = None) -> int:
+    prof = profile(unit)
+    move = prof["move"]
+    formation = formation or unit.formation
+    if battle.option("formations") and prof.arm == "infantry" and formation == "column":
+        move = max(move, COLUMN_MOVE)
+    if prof.arm == "infantry" and _army_trait(battle, unit.side) == "napoleon":
+        move += 1
+    return move
+
+
+def _army_trait(battle, side: str) -> str:
+    if not battle.option("national_characteristics"):
+        return ""
+    gid = battle.sides[side].general
+    return battle.leaders[gid].trait if gid and gid in battle.leaders else ""
+
+
+def is_shaken(battle, unit) -> bool:
+    return battle.hierarchy.command_of(unit.id) in battle.state.shaken
+
+
+def allowances(battle, unit, formation: str | None = None) -> tuple[float, float, float]:
+    """(forward budget, rear budget, cost of one rear step per box) in boxes."""
+    move = base_move(battle, unit, formation)
+    halved = math.ceil(move / 2)
+    slow = bool(half_speed_reasons(battle, unit))
+    rear_budget = halved if slow else move
+    forward = halved if (slow or is_shaken(battle, unit)) else move
+    rear_step = 1.0 if is_shaken(battle, unit) and battle.option("shaken_rear_speed") == "full" else 2.0
+    return float(forward), float(rear_budget), rear_step
+
+
+# ---- the search -------------------------------------------------------------------------------
+class Reach:
+    """Every (box, facing) a unit can end its move in, with the cost and the path."""
+
+    def __init__(self):
+        self.cost: dict[tuple[Box, int], float] = {}
+        self.came: dict[tuple[Box, int], tuple] = {}
+        self.contact: dict[Box, float] = {}        # ZOC boxes entered, cheapest cost
+        self.contact_came: dict[Box, tuple] = {}
+
+    def boxes(self) -> set[Box]:
+        return {b for b, _ in self.cost} | set(self.contact)
+
+    def path_to(self, state) -> list[Box]:
+        path = []
+        while state is not None:
+            if not path or path[-1] != state[0]:
+                path.append(state[0])
+            state = self.came.get(state)
+        return path[::-1]
+
+
+def _passable(battle, unit, box: Box, b) -> tuple[bool, bool]:
+    """(may pass through, may stop in) for the unit and this box."""
+    if terrain_refusal(battle, unit.kind, box):
+        return False, False
+    other = b.box_unit.get(box)
+    if other is not None and other != unit.id:
+        if battle.units[other].side != unit.side:
+            return False, False
+        return bool(battle.option("pass_through_friends")), False
+    if any(battle.leaders[l].side != unit.side for l in b.box_leaders.get(box, ())):
+        return False, False
+    return True, True
+
+
+def search(battle, unit, budget: float, roads_only: bool = False) -> Reach:
+    b = board(battle)
+    start = (box_of(battle, unit), facing_dir(unit))
+    reach = Reach()
+    reach.cost[start] = 0.0
+    heap = [(0.0, start)]
+    road = b.terrain
+    if roads_only and "road" not in road.at(start[0]).kinds:
+        return reach
+    ok_cache: dict[Box, tuple[bool, bool]] = {}
+    side = unit.side
+    while heap:
+        cost, state = heapq.heappop(heap)
+        if cost > reach.cost.get(state, math.inf):
+            continue
+        box, d = state
+        # turn 45 degrees either way
+        for nd in ((d + 1) % 8, (d - 1) % 8):
+            c = cost + 0.5
+            ns = (box, nd)
+            if c <= budget + 1e-9 and c < reach.cost.get(ns, math.inf):
+                reach.cost[ns] = c
+                reach.came[ns] = state
+                heapq.heappush(heap, (c, ns))
+        # step straight ahead
+        nb = step(box, d)
+        c = cost + (1.5 if d % 2 else 1.0)
+        if c > budget + 1e-9:
+            continue
+        if nb not in ok_cache:
+            ok = _passable(battle, unit, nb, b)
+            if roads_only and "road" not in road.at(nb).kinds:
+                ok = (False, False)
+            ok_cache[nb] = ok
+        through, stop = ok_cache[nb]
+        if not through:
+            continue
+        if b.enemy_zoc(side, nb):
+            if stop and c < reach.contact.get(nb, math.inf):
+                reach.contact[nb] = c
+                reach.contact_came[nb] = state
+            continue
+        ns = (nb, d)
+        if c < reach.cost.get(ns, math.inf):
+            reach.cost[ns] = c
+            reach.came[ns] = state
+            heapq.heappush(heap, (c, ns))
+    # a state in a box the unit may not stop in (a friend's) is only a way through
+    for s in [s for s in reach.cost if s[0] != start[0] and not ok_cache.get(s[0], (1, 1))[1]]:
+        del reach.cost[s]
+    return reach
+
+
+def rear_moves(battle, unit, budget: float, step_cost: float) -> dict[Box, float]:
+    """Boxes reachable straight to the rear, facing unchanged, with their cost."""
+    b = board(battle)
+    d = facing_dir(unit)
+    back = (d + 4) % 8
+    per_box = (1.5 if back % 2 else 1.0) * step_cost
+    out: dict[Box, float] = {}
+    box, cost = box_of(battle, unit), 0.0
+    while True:
+        box = step(box, back)
+        cost += per_box
+        if cost > budget + 1e-9:
+            break
+        through, stop = _passable(battle, unit, box, b)
+        if not through:
+            break
+        if stop:
+            out[box] = cost
+        if b.enemy_zoc(unit.side, box):
+            break
+    return out
+
+
+def contact_facings(battle, unit, box: Box) -> list[int]:
+    """Facings that point into the box of an enemy whose zone of control covers `box`."""
+    b = board(battle)
+    out = []
+    for uid in b.enemy_zoc(unit.side, box):
+        eb = b.unit_box[uid]
+        if max(abs(eb[0] - box[0]), abs(eb[1] - box[1])) == 1:
+            out.append(direction_to(box, eb))
+    return sorted(set(out))
+
+
+def facing_cost(a: int, b: int) -> float:
+    return 0.5 * turn_steps(a, b)
+
+
+def leader_reach(battle, leader) -> dict[Box, float]:
+    """Leaders ride anywhere but into impassable ground or enemy-held boxes; 1.5 diagonals."""
+    b = board(battle)
+    start = box_of(battle, leader)
+    budget = float(LEADER["move"])
+    cost = {start: 0.0}
+    heap = [(0.0, start)]
+    while heap:
+        c, box = heapq.heappop(heap)
+        if c > cost[box]:
+            continue
+        for d, (dx, dy) in enumerate(DIRS):
+            nb = (box[0] + dx, box[1] + dy)
+            nc = c + (1.5 if d % 2 else 1.0)
+            if nc > budget + 1e-9 or nc >= cost.get(nb, math.inf):
+                continue
+            if terrain_refusal(battle, "leader", nb):
+                continue
+            other = b.box_unit.get(nb)
+            if other and battle.units[other].side != leader.side:
+                continue
+            cost[nb] = nc
+            heapq.heappush(heap, (nc, nb))
+    return cost
+
+
+def formation_cost(battle, unit, formation: str) -> float:
+    if not formation or formation == unit.formation:
+        return 0.0
+    return float(FORMATION_CHANGE_COST)

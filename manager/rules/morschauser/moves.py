@@ -1,0 +1,167 @@
+"""MoveUnit, MoveLeader and ChangeFormation: checked against the grid rules, then applied."""
+from __future__ import annotations
+
+from ...actions import need
+from ...errors import IllegalAction
+from ...events import FormationChanged, LeaderMoved, UnitMoved
+from ...grid import DIR_NAMES, dir_of_degrees
+from .board import board, box_of, distance, facing_dir, is_centre, profile
+from .movement import (allowances, contact_facings, facing_cost, formation_cost,
+                       half_speed_reasons, is_shaken, leader_reach, rear_moves, search,
+                       terrain_refusal)
+from .tables import FORMATIONS, LEADER
+
+
+def own_unit(battle, uid: str):
+    need(uid in battle.units, f"there is no unit {uid!r}")
+    unit = battle.units[uid]
+    need(not unit.eliminated, f"{unit.name} has been eliminated")
+    need(unit.side == battle.state.active,
+         f"{unit.name} belongs to {battle.sides[unit.side].name}; it is "
+         f"{battle.sides[battle.state.active].name}'s turn")
+    return unit
+
+
+def _formation_ok(battle, unit, formation: str) -> None:
+    if not formation or formation == unit.formation:
+        return
+    need(battle.option("formations"), "formations are not in use in this battle "
+         "(the 'formations' option is off)")
+    need(formation in FORMATIONS, f"unknown formation {formation!r}; "
+         f"use one of {', '.join(FORMATIONS)}")
+    need(profile(unit).arm == "infantry", f"only infantry changes formation, not {unit.name}")
+
+
+def move_options(battle, unit, formation: str = ""):
+    """(reach, rear boxes, forward budget): cached until the battle changes."""
+    key = ("morschauser.moves", unit.id, formation)
+
+    def build():
+        form = formation or unit.formation
+        fwd, rear, rear_step = allowances(battle, unit, form)
+        extra = formation_cost(battle, unit, formation)
+        reach = search(battle, unit, fwd - extra)
+        roads = search(battle, unit, 1.5 * fwd - extra, roads_only=True)
+        backs = rear_moves(battle, unit, rear - extra, rear_step)
+        return reach, roads, backs, fwd - extra
+    return battle.cached(key, build)
+
+
+def move_cost(battle, unit, to_box, facing: int, formation: str = "") -> float | None:
+    """The cheapest legal cost of this move, or None when it cannot be made."""
+    reach, roads, backs, budget = move_options(battle, unit, formation)
+    start = box_of(battle, unit)
+    if to_box == start:
+        c = facing_cost(facing_dir(unit), facing) + formation_cost(battle, unit, formation)
+        return c if c <= budget + formation_cost(battle, unit, formation) + 1e-9 else None
+    best = None
+    for r in (reach, roads):
+        c = r.cost.get((to_box, facing))
+        if c is not None:
+            best = c if best is None else min(best, c)
+        if to_box in r.contact and facing in contact_facings(battle, unit, to_box):
+            c = r.contact[to_box]
+            best = c if best is None else min(best, c)
+    if to_box in backs and facing == facing_dir(unit):
+        best = backs[to_box] if best is None else min(best, backs[to_box])
+    return best
+
+
+def check_move_unit(battle, action) -> None:
+    unit = own_unit(battle, action.unit)
+    need(not unit.moved, f"{unit.name} has already moved this turn")
+    need(len(action.to) == 2, "a move needs a destination (x, y) in inches")
+    need(is_centre(battle, action.to), f"{tuple(action.to)} is not the centre of a box")
+    need(action.facing % 45 == 0, "on the grid a unit faces one of the eight directions "
+         "(a multiple of 45 degrees)")
+    _formation_ok(battle, unit, action.formation)
+    b = board(battle)
+    to_box = b.grid.box_of(*action.to)
+    start = box_of(battle, unit)
+    facing = dir_of_degrees(action.facing)
+    need(not (unit.fixed and to_box != start), f"{unit.name} is fixed in place: it may only "
+         "change facing")
+    form = action.formation or unit.formation
+    need(not (form == "square" and to_box != start), "a square cannot move")
+    refusal = terrain_refusal(battle, unit.kind, to_box)
+    need(not refusal, f"{unit.name} cannot go to box {to_box}: {refusal}")
+    if move_cost(battle, unit, to_box, facing, action.formation) is None:
+        raise IllegalAction(_why_not(battle, unit, to_box, facing, action.formation))
+
+
+def _why_not(battle, unit, to_box, facing, formation) -> str:
+    b = board(battle)
+    other = b.box_unit.get(to_box)
+    where = f"box {to_box} facing {DIR_NAMES[facing]}"
+    if other and other != unit.id:
+        return f"{unit.name} cannot end in {where}: {battle.units[other].name} is there"
+    fwd, _, _ = allowances(battle, unit, formation or unit.formation)
+    slow = half_speed_reasons(battle, unit) + (["its command is Shaken"] if is_shaken(battle, unit) else [])
+    why = f" (half speed: {'; '.join(slow)})" if slow else ""
+    if to_box in search(battle, unit, fwd + 20).contact:
+        return (f"{unit.name} entering {to_box} is in an enemy zone of control and must face "
+                f"into an enemy box ({', '.join(DIR_NAMES[d] for d in contact_facings(battle, unit, to_box))})")
+    return (f"{unit.name} cannot reach {where} with its {fwd:g} box move{why}; "
+            f"turns cost 1/2 box per 45 degrees, diagonals 1.5, enemy zones of control stop a move")
+
+
+def resolve_move_unit(battle, action, dice) -> list:
+    unit = battle.units[action.unit]
+    start = box_of(battle, unit)
+    b = board(battle)
+    to_box = b.grid.box_of(*action.to)
+    facing = dir_of_degrees(action.facing)
+    cost = move_cost(battle, unit, to_box, facing, action.formation) or 0.0
+    x, y = b.centre(to_box)
+    events = []
+    if action.formation and action.formation != unit.formation:
+        events.append(FormationChanged(unit.name, action.formation))
+    battle.update_unit(unit.id, x=x, y=y, facing=facing * 45,
+                       formation=action.formation or unit.formation,
+                       moved=2 if to_box != start else 1)
+    events.append(UnitMoved(unit.name, to_box, facing * 45, cost))
+    return events
+
+
+def check_change_formation(battle, action) -> None:
+    unit = own_unit(battle, action.unit)
+    need(not unit.moved, f"{unit.name} has already moved this turn")
+    need(action.formation != unit.formation, f"{unit.name} is already in {unit.formation}")
+    _formation_ok(battle, unit, action.formation)
+    fwd, _, _ = allowances(battle, unit)
+    need(fwd >= 1, f"{unit.name} has no move left to change formation")
+
+
+def resolve_change_formation(battle, action, dice) -> list:
+    battle.update_unit(action.unit, formation=action.formation, moved=1)
+    return [FormationChanged(battle.units[action.unit].name, action.formation)]
+
+
+def check_move_leader(battle, action) -> None:
+    need(action.leader in battle.leaders, f"there is no leader {action.leader!r}")
+    leader = battle.leaders[action.leader]
+    need(not leader.eliminated, f"{leader.name} has fallen")
+    need(leader.side == battle.state.active, f"{leader.name} is not on the side to move")
+    need(not leader.moved, f"{leader.name} has already moved this turn")
+    need(is_centre(battle, action.to), f"{tuple(action.to)} is not the centre of a box")
+    b = board(battle)
+    to_box = b.grid.box_of(*action.to)
+    reach = leader_reach(battle, leader)
+    need(to_box in reach, f"{leader.name} cannot reach box {to_box} with his "
+         f"{LEADER['move']} box move")
+    units = [battle.units[u] for u in battle.hierarchy.units_led_by(leader.id)]
+    live = [u for u in units if not u.eliminated]
+    if live:
+        near = min(distance(to_box, box_of(battle, u)) for u in live)
+        was = min(distance(box_of(battle, leader), box_of(battle, u)) for u in live)
+        need(near <= LEADER["radius"] or near < was,
+             f"{leader.name} must stay within {LEADER['radius']} boxes of his command "
+             f"(box {to_box} is {near:g} from the nearest unit)")
+
+
+def resolve_move_leader(battle, action, dice) -> list:
+    b = board(battle)
+    to_box = b.grid.box_of(*action.to)
+    x, y = b.centre(to_box)
+    leader = battle.update_leader(action.leader, x=x, y=y, moved=True)
+    return [LeaderMoved(leader.name, to_box)]

@@ -1,0 +1,343 @@
+"""Scenario files (TOML) <-> Battle. Every problem names the file, the key, the expectation.
+
+Scenarios name generic unit kinds; the ruleset they are fought under gives each its
+profile (and so its hits). Positions are `at = [col, row]` boxes on a gridded table
+or `pos = [x, y]` inches; the format is documented in docs/scenario-format.md.
+"""
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from types import MappingProxyType
+
+import networkx as nx
+
+from .errors import BerthierError, ScenarioError
+from .model import (Battle, Battlefield, Command, Hierarchy, Leader, ScenarioInfo, Side,
+                    TerrainFeature, Unit)
+from .model.battlefield import TERRAIN_ALIASES, TERRAIN_KINDS, shape_of
+from .model.forces import UNIT_KINDS
+from .model.hierarchy import army_node, command_node, unit_node
+from .rules import get_ruleset
+
+EDGES = ("north", "south", "east", "west")
+
+
+class _Reader:
+    """Typed access to a TOML table that reports the full key path on a bad value."""
+
+    def __init__(self, path, data, where=""):
+        self.path, self.data, self.where = path, data, where
+
+    def fail(self, key, problem):
+        raise ScenarioError(self.path, self._key(key), problem)
+
+    def _key(self, key):
+        return f"{self.where}.{key}" if self.where and key != "" else (self.where or key)
+
+    def get(self, key, kind, default=..., choices=None):
+        if key not in self.data:
+            if default is ...:
+                self.fail(key, f"missing; expected {kind.__name__ if isinstance(kind, type) else kind}")
+            return default
+        value = self.data[key]
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if isinstance(kind, type) and (not isinstance(value, kind) or
+                                       (kind is int and isinstance(value, bool))):
+            self.fail(key, f"expected {kind.__name__}, got {type(value).__name__} {value!r}")
+        if choices is not None and value not in choices:
+            self.fail(key, f"expected one of {', '.join(map(str, choices))}, got {value!r}")
+        return value
+
+    def table(self, key, default=...):
+        value = self.get(key, dict, default)
+        return _Reader(self.path, value or {}, self._key(key))
+
+    def tables(self, key, required=True):
+        value = self.get(key, list, ... if required else [])
+        out = []
+        for i, item in enumerate(value):
+            if not isinstance(item, dict):
+                self.fail(f"{key}[{i}]", f"expected a table, got {item!r}")
+            out.append(_Reader(self.path, item, f"{self._key(key)}[{i}]"))
+        return out
+
+    def point(self, key):
+        value = self.get(key, list)
+        if len(value) != 2 or not all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                      for v in value):
+            self.fail(key, f"expected two numbers [x, y], got {value!r}")
+        return float(value[0]), float(value[1])
+
+    def unknown(self, allowed):
+        extra = set(self.data) - set(allowed)
+        if extra:
+            self.fail(sorted(extra)[0], f"unknown key; expected one of {', '.join(sorted(allowed))}")
+
+
+def load_scenario(path, ruleset: str | None = None) -> Battle:
+    """Read a scenario file; raise ScenarioError (never a traceback) when it is wrong."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ScenarioError(path, "", "no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioError(path, "", f"cannot be read as UTF-8 text ({exc})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(path, "", f"not valid TOML: {exc}") from None
+    return battle_from_dict(data, path, ruleset)
+
+
+def battle_from_dict(data: dict, path="<scenario>", ruleset_id: str | None = None) -> Battle:
+    root = _Reader(path, data)
+    root.unknown({"scenario", "table", "terrain", "sides", "options"})
+    sc = root.table("scenario")
+    sc.unknown({"name", "ruleset", "seed", "turns", "description", "date", "scale", "first_side"})
+    rid = ruleset_id or sc.get("ruleset", str)
+    try:
+        ruleset = get_ruleset(rid)
+    except BerthierError as exc:
+        sc.fail("ruleset", str(exc))
+    opts = root.table("options", {})
+    try:
+        options = ruleset.check_options(opts.get(ruleset.id, dict, {}))
+    except ValueError as exc:
+        opts.fail(ruleset.id, str(exc))
+
+    tb = root.table("table")
+    tb.unknown({"width", "height", "grid"})
+    width, height = tb.get("width", float), tb.get("height", float)
+    grid = tb.get("grid", float, None)
+    for key, v in (("width", width), ("height", height), ("grid", grid)):
+        if v is not None and v <= 0:
+            tb.fail(key, f"expected a positive number of inches, got {v}")
+    if ruleset.measure == "grid" and not grid:
+        tb.fail("grid", f"{ruleset.name} is played on a grid: give the box size in inches")
+
+    features, seen = [], set()
+    for i, t in enumerate(root.tables("terrain", required=False)):
+        t.unknown({"id", "kind", "name", "points", "level", "variant"})
+        kind = t.get("kind", str)
+        kind = TERRAIN_ALIASES.get(kind, kind)
+        if kind not in TERRAIN_KINDS:
+            t.fail("kind", f"expected a terrain kind ({', '.join(TERRAIN_KINDS)}), got {kind!r}")
+        pts = t.get("points", list)
+        need_pts = {"area": 3, "line": 2, "point": 1}[shape_of(kind)]
+        points = []
+        for j, p in enumerate(pts):
+            if (not isinstance(p, list) or len(p) != 2 or not all(
+                    isinstance(v, (int, float)) and not isinstance(v, bool) for v in p)):
+                t.fail(f"points[{j}]", f"expected [x, y] in inches, got {p!r}")
+            points.append((float(p[0]), float(p[1])))
+        if len(points) < need_pts:
+            t.fail("points", f"a {kind} needs at least {need_pts} point(s), got {len(points)}")
+        fid = t.get("id", str, f"{kind}-{i + 1}")
+        if fid in seen:
+            t.fail("id", f"duplicate terrain id {fid!r}")
+        seen.add(fid)
+        features.append(TerrainFeature(fid, kind, tuple(points), t.get("name", str, ""),
+                                       t.get("level", int, 1), t.get("variant", str, "")))
+    battlefield = Battlefield(width, height, grid, tuple(features))
+
+    def place(r: _Reader):
+        if "at" in r.data:
+            if not grid:
+                r.fail("at", "boxes need a gridded table; give pos = [x, y] in inches")
+            c, row = r.point("at")
+            if c != int(c) or row != int(row):
+                r.fail("at", f"expected whole box numbers, got {r.data['at']!r}")
+            x, y = (c + 0.5) * grid, (row + 0.5) * grid
+        else:
+            x, y = r.point("pos")
+        if not (0 <= x <= width and 0 <= y <= height):
+            r.fail("at" if "at" in r.data else "pos", f"({x:g}, {y:g}) inches is off the "
+                   f"{width:g} x {height:g} table")
+        return x, y
+
+    sides, commands, units, leaders = {}, {}, {}, {}
+    graph = nx.DiGraph()
+    ids: set[str] = set()
+
+    def new_id(r, key="id"):
+        value = r.get(key, str)
+        if not value or value in ids:
+            r.fail(key, f"expected a unique, non-empty id, got {value!r}")
+        ids.add(value)
+        return value
+
+    def leader_from(r: _Reader, side: str) -> Leader:
+        r.unknown({"id", "name", "quality", "trait", "at", "pos"})
+        lid = new_id(r)
+        q = r.get("quality", int, 0)
+        if not 0 <= q <= 6:
+            r.fail("quality", f"expected 1 (abysmal) to 6 (superior), or 0 to roll; got {q}")
+        x, y = place(r)
+        return Leader(lid, r.get("name", str), side, x, y, q, r.get("trait", str, ""))
+
+    side_readers = root.tables("sides")
+    if len(side_readers) < 2:
+        root.fail("sides", f"expected two sides, got {len(side_readers)}")
+    for s in side_readers:
+        s.unknown({"id", "name", "nation", "home_edge", "colour", "general", "commands"})
+        sid = new_id(s)
+        general = ""
+        if "general" in s.data:
+            g = leader_from(s.table("general"), sid)
+            leaders[g.id] = g
+            general = g.id
+        nation = s.get("nation", str, "")
+        sides[sid] = Side(sid, s.get("name", str), nation, s.get("home_edge", str, "west", EDGES),
+                          s.get("colour", str, "#3050a0"), general)
+        graph.add_node(army_node(sid), kind="army", ref=sid, leader=general)
+        for c in s.tables("commands"):
+            c.unknown({"id", "name", "nation", "leader", "orders", "units", "note"})
+            cid = new_id(c)
+            leader = ""
+            if "leader" in c.data:
+                l = leader_from(c.table("leader"), sid)
+                leaders[l.id] = l
+                leader = l.id
+            cnation = c.get("nation", str, nation)
+            commands[cid] = Command(cid, c.get("name", str), sid, cnation,
+                                    dict(c.get("orders", dict, {})), c.get("note", str, ""))
+            graph.add_node(command_node(cid), kind="command", ref=cid, leader=leader)
+            graph.add_edge(army_node(sid), command_node(cid))
+            for u in c.tables("units"):
+                u.unknown({"id", "name", "kind", "at", "pos", "facing", "guard", "fixed",
+                           "nation", "sharpshooters", "hits", "formation"})
+                uid = new_id(u)
+                kind = u.get("kind", str, choices=UNIT_KINDS)
+                prof = ruleset.profile(kind)
+                max_hits = prof.get("hits", 1)
+                hits = u.get("hits", int, max_hits)
+                if not 1 <= hits <= max_hits:
+                    u.fail("hits", f"expected 1 to {max_hits} for {prof.label}, got {hits}")
+                facing = u.get("facing", int, 0)
+                if ruleset.measure == "grid" and facing % 45:
+                    u.fail("facing", f"on a grid, a multiple of 45 degrees; got {facing}")
+                x, y = place(u)
+                units[uid] = Unit(uid, u.get("name", str, uid), kind, sid, hits, max_hits, x, y,
+                                  facing % 360, u.get("formation", str, "line"),
+                                  u.get("guard", bool, False), u.get("fixed", bool, False),
+                                  u.get("nation", str, cnation),
+                                  u.get("sharpshooters", bool, False))
+                graph.add_node(unit_node(uid), kind="unit", ref=uid)
+                graph.add_edge(command_node(cid), unit_node(uid))
+    info = ScenarioInfo(sc.get("name", str), ruleset.id, sc.get("seed", int, 1),
+                        sc.get("turns", int, 12), sc.get("description", str, ""),
+                        sc.get("date", str, ""), sc.get("scale", str, ""),
+                        sc.get("first_side", str, "roll"), MappingProxyType(options),
+                        MappingProxyType({k: dict(v) for k, v in opts.data.items()
+                                          if isinstance(v, dict)}))
+    if info.first_side != "roll" and info.first_side not in sides:
+        sc.fail("first_side", f"expected 'roll' or a side id ({', '.join(sides)})")
+    battle = Battle(info, battlefield, sides, commands, units, leaders, Hierarchy(graph))
+    _check_positions(battle, ruleset, path)
+    return battle
+
+
+def _check_positions(battle, ruleset, path) -> None:
+    """Nothing may start where the rules would never let it stand."""
+    taken: dict = {}
+    refuse = getattr(ruleset, "position_refusal", None)
+    for u in battle.units.values():
+        if refuse:
+            why = refuse(battle, u.kind, u.pos)
+            if why:
+                raise ScenarioError(path, f"unit {u.id}", f"cannot stand at {u.pos}: {why}")
+        if battle.battlefield.grid:
+            box = (int(u.x // battle.battlefield.grid), int(u.y // battle.battlefield.grid))
+            if box in taken:
+                raise ScenarioError(path, f"unit {u.id}", f"box {box} is already held by "
+                                    f"{taken[box]}; one unit per box")
+            taken[box] = u.id
+
+
+def battle_to_dict(battle: Battle) -> dict:
+    """The scenario as it stands (positions and strengths now), ready for tomli_w."""
+    grid = battle.battlefield.grid
+    info = battle.info
+
+    def where(piece):
+        if grid:
+            return {"at": [int(piece.x // grid), int(piece.y // grid)]}
+        return {"pos": [piece.x, piece.y]}
+
+    def leader(l):
+        d = {"id": l.id, "name": l.name, "quality": l.quality, **where(l)}
+        if l.trait:
+            d["trait"] = l.trait
+        return d
+
+    sc = {"name": info.name, "ruleset": info.ruleset, "seed": info.seed, "turns": info.turns,
+          "first_side": info.first_side}
+    for key in ("description", "date", "scale"):
+        if getattr(info, key):
+            sc[key] = getattr(info, key)
+    table = {"width": battle.battlefield.width, "height": battle.battlefield.height}
+    if grid:
+        table["grid"] = grid
+    terrain = []
+    for f in battle.battlefield.features:
+        d = {"id": f.id, "kind": f.kind, "points": [list(p) for p in f.points]}
+        if f.name:
+            d["name"] = f.name
+        if f.kind == "hill":
+            d["level"] = f.level
+        if f.variant:
+            d["variant"] = f.variant
+        terrain.append(d)
+    options = {k: dict(v) for k, v in info.option_sets.items()}
+    defaults = get_ruleset(info.ruleset).option_defaults()
+    options[info.ruleset] = {k: v for k, v in info.options.items() if defaults.get(k) != v}
+    out_sides = []
+    h = battle.hierarchy
+    for side in battle.sides.values():
+        sd = {"id": side.id, "name": side.name, "nation": side.nation,
+              "home_edge": side.home_edge, "colour": side.colour}
+        if side.general:
+            sd["general"] = leader(battle.leaders[side.general])
+        cmds = []
+        for cid in h.commands_of(side.id):
+            c = battle.commands[cid]
+            cd = {"id": c.id, "name": c.name}
+            if c.nation != side.nation:
+                cd["nation"] = c.nation
+            if c.note:
+                cd["note"] = c.note
+            if h.leader_of_command(cid):
+                cd["leader"] = leader(battle.leaders[h.leader_of_command(cid)])
+            if c.orders:
+                cd["orders"] = dict(c.orders)
+            units = []
+            for uid in h.units_of(cid):
+                u = battle.units[uid]
+                ud = {"id": u.id, "name": u.name, "kind": u.kind, **where(u), "facing": u.facing}
+                if u.hits != u.max_hits:
+                    ud["hits"] = u.hits
+                for flag in ("guard", "fixed", "sharpshooters"):
+                    if getattr(u, flag):
+                        ud[flag] = True
+                if u.nation != c.nation:
+                    ud["nation"] = u.nation
+                if u.formation != "line":
+                    ud["formation"] = u.formation
+                units.append(ud)
+            cd["units"] = units
+            cmds.append(cd)
+        sd["commands"] = cmds
+        out_sides.append(sd)
+    return {"scenario": sc, "options": {k: v for k, v in options.items() if v},
+            "table": table, "terrain": terrain, "sides": out_sides}
+
+
+def save_scenario(battle: Battle, path) -> None:
+    import tomli_w
+    text = tomli_w.dumps(battle_to_dict(battle))
+    tmp = Path(str(path) + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)           # never leaves a half-written scenario behind
