@@ -7,6 +7,7 @@ of eight directions, index 0 = north, clockwise in 45 degree steps.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 Box = tuple[int, int]
 
@@ -67,7 +68,8 @@ def in_front_arc(box: Box, facing: int, target: Box, half_angle: float = 45.0) -
     return diff <= half_angle + 1e-9
 
 
-def line_boxes(a: Box, b: Box) -> list[Box]:
+@lru_cache(maxsize=65536)
+def line_boxes(a: Box, b: Box) -> tuple[Box, ...]:
     """Boxes a line from centre to centre passes through, ends excluded.
 
     Sampled finely along the segment; a line running exactly along a box corner
@@ -84,7 +86,7 @@ def line_boxes(a: Box, b: Box) -> list[Box]:
                 c = (bx, by)
                 if c != a and c != b and c not in seen:
                     seen.append(c)
-    return seen
+    return tuple(seen)
 
 
 class Grid:

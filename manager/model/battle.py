@@ -61,6 +61,9 @@ class Battle:
         self.state = state or TurnState()
         self.version = 0
         self._cache: dict = {}
+        self._derived: dict = {}           # views kept up to date from the change journal
+        self._journal: list = [("all",)]   # what changed, for incremental views
+        self._journal_base = 0
 
     # ---- snapshots: cheap because every record is immutable ------------------------
     def snapshot(self) -> tuple:
@@ -76,7 +79,8 @@ class Battle:
 
     def copy(self) -> "Battle":
         b = Battle.__new__(Battle)
-        b.version, b._cache = 0, {}
+        b.version, b._cache, b._derived = 0, {}, {}
+        b._journal, b._journal_base = [("all",)], 0
         b.restore(self.snapshot())
         return b
 
@@ -91,13 +95,40 @@ class Battle:
                 self.state)
 
     # ---- the only writers ------------------------------------------------------------
-    def touch(self) -> None:
+    def touch(self, what: tuple = ("all",)) -> None:
         self.version += 1
         self._cache.clear()
+        self._journal.append(what)
+        if len(self._journal) > 4096:          # old readers simply rebuild
+            self._journal_base += len(self._journal)
+            self._journal = [("all",)]
+
+    def changes_since(self, mark: int):
+        """(changes after `mark`, new mark); None for the changes when a rebuild is due."""
+        end = self._journal_base + len(self._journal)
+        if mark < self._journal_base:
+            return None, end
+        changes = self._journal[mark - self._journal_base:]
+        return (None if ("all",) in changes else changes), end
+
+    def derived(self, key, build, update):
+        """A view kept current by applying the journal of changes to it (or rebuilding)."""
+        hit = self._derived.get(key)
+        if hit is None:
+            view, mark = build(), self._journal_base + len(self._journal)
+        else:
+            view, mark = hit
+            changes, mark = self.changes_since(mark)
+            if changes is None:
+                view = build()
+            elif changes:
+                update(view, changes)
+        self._derived[key] = (view, mark)
+        return view
 
     def put_unit(self, unit: Unit) -> None:
         self.units[unit.id] = unit
-        self.touch()
+        self.touch(("unit", unit.id))
 
     def update_unit(self, uid: str, **changes) -> Unit:
         unit = replace(self.units[uid], **changes)
@@ -106,11 +137,11 @@ class Battle:
 
     def drop_unit(self, uid: str) -> None:
         del self.units[uid]
-        self.touch()
+        self.touch(("unit", uid))
 
     def put_leader(self, leader: Leader) -> None:
         self.leaders[leader.id] = leader
-        self.touch()
+        self.touch(("leader", leader.id))
 
     def update_leader(self, lid: str, **changes) -> Leader:
         leader = replace(self.leaders[lid], **changes)
@@ -123,7 +154,7 @@ class Battle:
 
     def set_state(self, **changes) -> TurnState:
         self.state = replace(self.state, **changes)
-        self.touch()
+        self.touch(("state",))
         return self.state
 
     def set_battlefield(self, battlefield: Battlefield) -> None:

@@ -22,22 +22,64 @@ class Board:
         self.leader_box: dict[str, Box] = {}
         self.box_leaders: dict[Box, list[str]] = {}
         self.zoc: dict[str, dict[Box, list[str]]] = {s: {} for s in battle.sides}
+        self.unit_front: dict[str, tuple] = {}
+        for uid in battle.units:
+            self._add_unit(uid)
+        for lid in battle.leaders:
+            self._add_leader(lid)
+
+    # ---- incremental upkeep: a move changes two boxes, not the whole board ----------------
+    def _add_unit(self, uid: str) -> None:
+        u = self.battle.units.get(uid)
+        if u is None or u.eliminated:
+            return
         size = self.grid.size
-        for u in battle.units.values():
-            if u.eliminated:
-                continue
-            b = (int(u.x // size), int(u.y // size))
-            self.unit_box[u.id] = b
-            self.box_unit[b] = u.id
-            zoc = self.zoc.setdefault(u.side, {})
-            for f in front_boxes(b, dir_of_degrees(u.facing)):
-                zoc.setdefault(f, []).append(u.id)
-        for l in battle.leaders.values():
-            if l.eliminated:
-                continue
-            b = (int(l.x // size), int(l.y // size))
-            self.leader_box[l.id] = b
-            self.box_leaders.setdefault(b, []).append(l.id)
+        b = (int(u.x // size), int(u.y // size))
+        self.unit_box[uid] = b
+        self.box_unit[b] = uid
+        zoc = self.zoc.setdefault(u.side, {})
+        front = front_boxes(b, dir_of_degrees(u.facing))
+        self.unit_front[uid] = (u.side, front)
+        for f in front:
+            zoc.setdefault(f, []).append(uid)
+
+    def _remove_unit(self, uid: str) -> None:
+        b = self.unit_box.pop(uid, None)
+        if b is None:
+            return
+        if self.box_unit.get(b) == uid:
+            del self.box_unit[b]
+        side, front = self.unit_front.pop(uid)
+        zoc = self.zoc[side]
+        for f in front:
+            zoc[f].remove(uid)
+            if not zoc[f]:
+                del zoc[f]
+
+    def _add_leader(self, lid: str) -> None:
+        l = self.battle.leaders.get(lid)
+        if l is None or l.eliminated:
+            return
+        size = self.grid.size
+        b = (int(l.x // size), int(l.y // size))
+        self.leader_box[lid] = b
+        self.box_leaders.setdefault(b, []).append(lid)
+
+    def _remove_leader(self, lid: str) -> None:
+        b = self.leader_box.pop(lid, None)
+        if b is not None:
+            self.box_leaders[b].remove(lid)
+            if not self.box_leaders[b]:
+                del self.box_leaders[b]
+
+    def update(self, changes) -> None:
+        for change in changes:
+            if change[0] == "unit":
+                self._remove_unit(change[1])
+                self._add_unit(change[1])
+            elif change[0] == "leader":
+                self._remove_leader(change[1])
+                self._add_leader(change[1])
 
     def enemy_zoc(self, side: str, box: Box) -> list[str]:
         """Enemy units whose zone of control covers this box."""
@@ -60,7 +102,8 @@ class Board:
 
 
 def board(battle) -> Board:
-    return battle.cached("morschauser.board", lambda: Board(battle))
+    return battle.derived("morschauser.board", lambda: Board(battle),
+                          lambda view, changes: view.update(changes))
 
 
 def profile(unit) -> UnitProfile:

@@ -1,0 +1,69 @@
+"""Drives automatic commanders through a Session: a phase, a turn, or a whole battle.
+
+The commanders come from each ruleset (`ruleset.commander(battle, side)`); this
+module knows nothing of any rules, only that a commander proposes actions.
+"""
+from __future__ import annotations
+
+from .errors import IllegalAction
+from .game_actions import EndPhase, ResolveMelee, StartBattle
+
+
+class Autopilot:
+    def __init__(self, session, sides=None):
+        self.session = session
+        battle = session.battle
+        self.sides = set(sides or battle.sides)
+        self.commanders = {s: session.ruleset.commander(battle, s) for s in battle.sides}
+        self.refused = 0            # proposals the rules turned down (should stay 0)
+
+    def step(self) -> bool:
+        """Execute one action for the side to move; False when it is not ours to play."""
+        s = self.session
+        b = s.battle
+        if b.state.over:
+            return False
+        if not b.state.started:
+            s.execute(StartBattle())
+            return True
+        if b.state.active not in self.sides:
+            return False
+        action = self.commanders[b.state.active].next_action() or EndPhase()
+        if isinstance(action, ResolveMelee):
+            defender = b.units.get(action.defender)
+            if defender is not None:
+                melee = next(m for m in s.ruleset.melees(b) if m.defender == action.defender)
+                action = ResolveMelee(action.defender, self.commanders[defender.side].joiners(melee))
+        try:
+            s.execute(action)
+        except IllegalAction:
+            # a proposal the rules refuse is a commander bug; never let it stall the game
+            self.refused += 1
+            commander = self.commanders[b.state.active]
+            commander.done.add(getattr(action, "unit", None) or getattr(action, "leader", None))
+            if self.refused > 10_000:
+                raise
+        return True
+
+    def play_phase(self) -> None:
+        s = self.session
+        key = (s.battle.state.turn, s.battle.state.active, s.battle.state.phase)
+        while key == (s.battle.state.turn, s.battle.state.active, s.battle.state.phase):
+            if not self.step():
+                return
+
+    def play_turn(self) -> None:
+        s = self.session
+        turn = s.battle.state.turn
+        while not s.battle.state.over and s.battle.state.turn == turn:
+            if not self.step():
+                return
+
+    def play(self, max_turns: int | None = None) -> None:
+        s = self.session
+        limit = max_turns or s.battle.info.turns
+        while not s.battle.state.over and s.battle.state.turn <= limit:
+            if not self.step():
+                return
+            if s.battle.state.turn > limit:
+                break

@@ -1,0 +1,269 @@
+"""The automatic commander for the gridded rules: plays one side from its commands' orders.
+
+Orders (per command, in the scenario): `attack` toward an objective box, `hold` an
+objective, or stay in `reserve` until a release turn or until a friendly command is
+Shaken. Within that, each unit fires when it has a target, charges when its odds
+are better than even, keeps artillery out of contact, and Shaken commands pull back.
+It proposes one action at a time; the driver in manager/autopilot.py executes them.
+"""
+from __future__ import annotations
+
+from ...game_actions import EndPhase, Fire, MoveLeader, MoveUnit, Rally, ResolveMelee
+from ...grid import Box, DIRS, box_distance, direction_to, front_boxes, step
+from .board import board, box_of, facing_dir, profile
+from .fire import check_fire, fire_spec, max_range
+from .melee import melees
+from .movement import EDGE_DIR, contact_facings, leader_reach
+from .moves import move_options
+from .tables import LEADER
+
+
+
+class Commander:
+    def __init__(self, battle, side: str):
+        self.battle = battle
+        self.side = side
+        self.done: set[str] = set()         # pieces already decided this phase
+        self.phase_key = None
+        self.order: list[str] = []          # this phase's units, nearest the enemy first
+        self.nearest: dict[str, Box] = {}   # each unit's nearest enemy box, as the phase began
+
+    # ---- the driver's entry points ----------------------------------------------------
+    def next_action(self):
+        b = self.battle
+        key = (b.state.turn, b.state.active, b.state.phase)
+        if key != self.phase_key:
+            self.phase_key, self.done, self.order, self.nearest = key, set(), [], {}
+        if b.state.active != self.side:
+            return None
+        phase = b.state.phase
+        if phase == "rally":
+            return self._rally() or EndPhase()
+        if phase == "move":
+            return self._move() or EndPhase()
+        if phase == "melee":
+            ms = melees(b)
+            return ResolveMelee(ms[0].defender) if ms else EndPhase()
+        return EndPhase()
+
+    def joiners(self, melee) -> tuple:
+        """As defender: bring in every unit that fights with a rating of 2 or better."""
+        b = self.battle
+        return tuple(j for j in melee.may_join
+                     if profile(b.units[j])["melee_front"] >= 2 or b.units[j].hits >= 4)
+
+    # ---- orders ----------------------------------------------------------------------------
+    def orders(self, cid: str) -> tuple[str, Box | None]:
+        b = self.battle
+        o = b.commands[cid].orders or {}
+        kind = o.get("kind", "attack")
+        obj = tuple(o["objective"]) if "objective" in o else None
+        if cid in b.state.shaken:
+            return "withdraw", None
+        if kind == "reserve":
+            released = b.state.turn >= o.get("release_turn", 10 ** 6) or any(
+                c in b.state.shaken for c in b.hierarchy.commands_of(self.side))
+            kind = "attack" if released else "reserve"
+        return kind, obj
+
+    # ---- rally -----------------------------------------------------------------------------
+    def _rally(self):
+        b = self.battle
+        for leader in sorted(b.live_leaders(self.side), key=lambda l: l.id):
+            if leader.rallied or leader.id in self.done:
+                continue
+            self.done.add(leader.id)
+            lb = box_of(b, leader)
+            best = None
+            for uid in b.hierarchy.units_led_by(leader.id):
+                u = b.units[uid]
+                if u.eliminated or u.hits >= u.max_hits:
+                    continue
+                if box_distance(lb, box_of(b, u)) > LEADER["radius"]:
+                    continue
+                score = (u.max_hits - u.hits) + (2 if 2 * u.hits <= u.max_hits else 0)
+                if best is None or score > best[0]:
+                    best = (score, uid)
+            if best:
+                return Rally(leader.id, best[1])
+        return None
+
+    # ---- move and fire ----------------------------------------------------------------------
+    def _move(self):
+        b = self.battle
+        brd = board(b)
+        enemies = [u for u in b.live_units() if u.side != self.side]
+        if not enemies:
+            return None
+        eboxes = [brd.unit_box[e.id] for e in enemies]
+        if not self.order:      # plan once a phase: the front moves first, the rear follows
+            gap = {}
+            for u in b.live_units(self.side):
+                here = brd.unit_box[u.id]
+                near = min(eboxes, key=lambda e: box_distance(here, e))
+                self.nearest[u.id], gap[u.id] = near, box_distance(here, near)
+            self.order = sorted(gap, key=lambda uid: (gap[uid], uid))
+        for uid in self.order:
+            u = b.units[uid]
+            if uid in self.done or u.eliminated:
+                continue
+            act = self._unit_turn(u, eboxes)
+            if act is not None:
+                return act
+            self.done.add(u.id)
+        for leader in sorted(b.live_leaders(self.side), key=lambda l: l.id):
+            if leader.moved or ("L", leader.id) in self.done:
+                continue
+            self.done.add(("L", leader.id))
+            act = self._leader_move(leader)
+            if act is not None:
+                return act
+        return None
+
+    def _unit_turn(self, u, eboxes):
+        """The next action for this unit, or None when it has finished its turn."""
+        b = self.battle
+        prof = profile(u)
+        kind, obj = self.orders(b.hierarchy.command_of(u.id))
+        here = box_of(b, u)
+        near = self.nearest.get(u.id) or min(eboxes, key=lambda e: box_distance(here, e))
+        if near not in board(b).box_unit:      # that enemy has gone: look again
+            near = self.nearest[u.id] = min(eboxes, key=lambda e: box_distance(here, e))
+        dist = box_distance(here, near)
+        engaged = step(here, facing_dir(u)) in board(b).box_unit and \
+            b.units[board(b).box_unit[step(here, facing_dir(u))]].side != self.side
+        shoots = prof["fire_dice"] > 0
+        if not u.fired and shoots and (engaged or u.moved or kind in ("reserve", "hold")
+                                       or prof.arm == "artillery" or u.fixed):
+            shot = self._best_shot(u)
+            if shot is not None:
+                return shot
+        if u.moved or engaged or u.fixed:
+            return None
+        if kind == "reserve" or (prof.arm == "artillery" and dist <= max_range(b, u) * 0.75
+                                 and self._best_shot(u) is not None):
+            return None
+        if kind == "hold" and obj is not None and box_distance(here, obj) <= 2 and dist > 3:
+            return None
+        goal = self._goal(u, kind, obj, near)
+        return self._choose_move(u, goal, near, kind)
+
+    def _goal(self, u, kind, obj, near) -> Box:
+        b = self.battle
+        here = box_of(b, u)
+        if kind == "withdraw":
+            d = EDGE_DIR.get(b.sides[self.side].home_edge, 6)
+            return (here[0] + DIRS[d][0] * 10, here[1] + DIRS[d][1] * 10)
+        if obj is None or box_distance(here, near) <= 6:
+            return near
+        return obj
+
+    def _choose_move(self, u, goal: Box, near: Box, kind: str):
+        b = self.battle
+        prof = profile(u)
+        reach, roads, backs, _ = move_options(b, u)
+        here = box_of(b, u)
+        best_score, best = self._score_stay(u, goal), None
+        artillery = prof.arm == "artillery"
+        rng = max_range(b, u) if prof["fire_dice"] else 0
+        for r in (reach, roads):
+            for (box, d), cost in r.cost.items():
+                if box == here:
+                    continue
+                s = -box_distance(box, goal) * 2 - 0.3 * _turn_off(d, direction_to(box, goal)) - 0.05 * cost
+                if artillery:
+                    dn = box_distance(box, near)
+                    s = -abs(dn - min(rng * 0.6, 6)) - 0.3 * _turn_off(d, direction_to(box, near))
+                if s > best_score:
+                    best_score, best = s, (box, d)
+            if artillery or kind == "withdraw":
+                continue
+            for box in r.contact:
+                for d in contact_facings(b, u, box):
+                    edge = self._melee_edge(u, box, d)
+                    if edge is None:
+                        continue
+                    s = -box_distance(box, goal) * 2 + 3 * edge
+                    if s > best_score:
+                        best_score, best = s, (box, d)
+        if kind == "withdraw":
+            for box, cost in backs.items():
+                s = -box_distance(box, goal) * 2
+                if s > best_score:
+                    best_score, best = s, (box, facing_dir(u))
+        if best is None:
+            return None
+        x, y = board(b).centre(best[0])
+        return MoveUnit(u.id, (x, y), best[1] * 45)
+
+    def _score_stay(self, u, goal) -> float:
+        here = box_of(self.battle, u)
+        return -box_distance(here, goal) * 2 - 0.3 * _turn_off(facing_dir(u), direction_to(here, goal))
+
+    def _melee_edge(self, u, box: Box, d: int):
+        """Expected hits dealt minus taken if u attacks from box facing d; None to refuse."""
+        b = self.battle
+        brd = board(b)
+        target_id = brd.box_unit.get(step(box, d))
+        if target_id is None:
+            return None
+        t = b.units[target_id]
+        mine = u.hits * profile(u)["melee_front"] / 6
+        tb = brd.unit_box[t.id]
+        flank = box not in front_boxes(tb, facing_dir(t))
+        theirs = t.hits * (profile(t)["melee_other"] if flank else profile(t)["melee_front"]) / 6
+        edge = mine - theirs
+        keen = profile(u).arm == "cavalry" or u.kind in ("guard_infantry", "grenadiers")
+        return edge if edge > (-0.2 if keen else 0.2) else None
+
+    def _best_shot(self, u):
+        b = self.battle
+        best = None
+        here = box_of(b, u)
+        rng = max_range(b, u)
+        for e in b.live_units():
+            if e.side == self.side:
+                continue
+            eb = box_of(b, e)
+            if box_distance(here, eb) > rng:
+                continue
+            act = Fire(u.id, e.id)
+            try:
+                check_fire(b, act)
+            except Exception:
+                continue
+            spec = fire_spec(b, u, e)
+            expected = float(spec.die().times(spec.dice).mean())
+            value = expected * (1.5 if e.hits <= 2 else 1.0)
+            if best is None or value > best[0]:
+                best = (value, act)
+        return best[1] if best else None
+
+    # ---- leaders -----------------------------------------------------------------------------
+    def _leader_move(self, leader):
+        b = self.battle
+        units = [b.units[u] for u in b.hierarchy.units_led_by(leader.id) if not b.units[u].eliminated]
+        if not units:
+            return None
+        brd = board(b)
+        cx = sum(brd.unit_box[u.id][0] for u in units) / len(units)
+        cy = sum(brd.unit_box[u.id][1] for u in units) / len(units)
+        edge = DIRS[EDGE_DIR.get(b.sides[self.side].home_edge, 6)]
+        want = (round(cx + edge[0]), round(cy + edge[1]))
+        here = box_of(b, leader)
+        reach = leader_reach(b, leader)
+
+        def score(box):
+            exposed = 1 if box in brd.box_unit else 0
+            far = sum(1 for u in units if box_distance(box, brd.unit_box[u.id]) > LEADER["radius"])
+            return box_distance(box, want) + 3 * far + exposed
+        near_want = [bx for bx in reach if box_distance(bx, want) <= 2.5] or [here]
+        best = min(near_want, key=lambda bx: (score(bx), bx))
+        if best == here or score(best) >= score(here) - 0.5:
+            return None
+        return MoveLeader(leader.id, brd.centre(best))
+
+
+def _turn_off(a: int, b: int) -> int:
+    diff = (b - a) % 8
+    return min(diff, 8 - diff)
