@@ -36,8 +36,8 @@ FormationChanged = _event("FormationChanged", "{unit} forms {formation}", unit=s
 UnitFired = _event("UnitFired", "{unit} fires at {target}: {hits} hit(s)",
                    unit=str, target=str, dice=int, hits=int)
 HitsTaken = _event("HitsTaken", "{unit} takes {hits} hit(s), {left} left",
-                   unit=str, hits=int, left=int)
-UnitEliminated = _event("UnitEliminated", "{unit} is eliminated", unit=str)
+                   unit=str, hits=int, left=int, uid=str)
+UnitEliminated = _event("UnitEliminated", "{unit} is eliminated", unit=str, uid=str)
 UnitFellBack = _event("UnitFellBack", "{unit} falls back to {to}", unit=str, to=tuple, short=int)
 UnitRetreated = _event("UnitRetreated", "{unit} retreats to {to}", unit=str, to=tuple)
 MeleeResolved = _event("MeleeResolved",

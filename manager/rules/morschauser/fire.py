@@ -44,7 +44,7 @@ def max_range(battle, unit) -> int:
     prof = profile(unit)
     if unit.kind == "rifles" and not battle.option("rifles"):
         return 4
-    return prof["range"]
+    return prof["range"] or 0
 
 
 def blocked(battle, a, b) -> str:

@@ -31,10 +31,10 @@ def take_hits(battle, uid: str, hits: int, events: list) -> bool:
     if hits <= 0:
         return False
     unit = battle.update_unit(uid, hits=unit.hits - hits)
-    events.append(HitsTaken(unit.name, hits, unit.hits))
+    events.append(HitsTaken(unit.name, hits, unit.hits, uid))
     if unit.hits == 0:
         battle.update_unit(uid, eliminated=True)
-        events.append(UnitEliminated(unit.name))
+        events.append(UnitEliminated(unit.name, uid))
         return True
     return False
 

@@ -1,0 +1,160 @@
+"""`berthier ...`: headless subcommands. Errors print a message, never a traceback."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .errors import BerthierError
+
+
+def _simulate(args) -> int:
+    from .simulate import balance, fight, report, turn_lines
+    if args.runs:
+        summary = balance(args.scenario, args.runs, args.ruleset, args.seed or 1, args.turns,
+                          progress=not args.json)
+        if args.json:
+            print(json.dumps(summary, indent=2, ensure_ascii=False))
+        else:
+            print(_balance_text(summary))
+        return 0
+    session = fight(args.scenario, args.ruleset, args.seed, args.turns)
+    data = report(session)
+    if args.json:
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+        return 0
+    b = session.battle
+    print(f"{data['scenario']} under {data['ruleset']}, seed {data['seed']}")
+    for line in turn_lines(session):
+        print(line)
+    winner = b.sides[data["result"]["winner"]].name if data["result"]["winner"] else "nobody"
+    print(f"Result after {data['turns']} turn(s): {winner} wins; {data['result']['reason']}")
+    for side, sd in data["sides"].items():
+        print(f"  {b.sides[side].name}")
+        for name, c in sd["commands"].items():
+            marks = ", ".join(m for m, on in (("Shaken", c["shaken"]),
+                                              ("leader lost", c["leader_lost"])) if on)
+            print(f"    {name:<36} {c['units_left']:>3}/{c['units_start']:<3} units, "
+                  f"{c['hits_taken']:>3} hits taken{'  [' + marks + ']' if marks else ''}")
+    return 0
+
+
+def _balance_text(s: dict) -> str:
+    out = [f"{s['scenario']} under {s['ruleset']}: {s['runs']} battles "
+           f"(seeds {s['seeds'][0]}..{s['seeds'][-1]})"]
+    for side, w in s["wins"].items():
+        lo, hi = w["ci95"]
+        out.append(f"  {side:<12} wins {w['rate']:6.1%}  (95% CI {lo:.1%} – {hi:.1%})")
+    out.append(f"  undecided    {s['undecided']['rate']:6.1%}")
+    out.append(f"  mean length {s['mean_turns']:.1f} turns; ended by army morale in "
+               f"{s['by_morale']:.0%}")
+    for side, cmds in s["commands"].items():
+        out.append(f"  {side}: mean units lost / Shaken rate")
+        for name, c in cmds.items():
+            out.append(f"    {name:<36} {c['mean_units_lost']:5.1f}/{c['units_start']:<3} "
+                       f"Shaken {c['shaken_rate']:4.0%}")
+    return "\n".join(out)
+
+
+def _import_oob(args) -> int:
+    from .oob_text import read_oob, to_scenario
+    oob = read_oob(args.file)
+    if args.out:
+        import tomli_w
+        from .scenario_io import battle_from_dict
+        data = to_scenario(oob)
+        battle_from_dict(data, args.out)           # refuse to write what would not load
+        out = Path(args.out)
+        tmp = out.with_name(out.name + ".tmp")
+        tmp.write_text(tomli_w.dumps(data), encoding="utf-8")
+        tmp.replace(out)
+    if args.json or not args.out:
+        print(json.dumps(oob.to_json(), indent=2, ensure_ascii=False))
+    if args.out:
+        print(f"wrote {args.out}: {oob.total_units} units in "
+              f"{sum(len(a.commands) for a in oob.armies)} commands", file=sys.stderr)
+    return 0
+
+
+def _rules(args) -> int:
+    from .rules import get_ruleset, ruleset_ids
+    data = []
+    for rid in ruleset_ids():
+        r = get_ruleset(rid)
+        data.append({"id": r.id, "name": r.name, "measure": r.measure,
+                     "phases": [p.name for p in r.phases],
+                     "options": {o.key: o.default for o in r.options},
+                     "profiles": r.describe_profiles()})
+    if args.json:
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+        return 0
+    for r in data:
+        print(f"{r['id']}: {r['name']} (measures in {r['measure']})")
+        print(f"  phases: {' > '.join(r['phases'])}")
+        keys = [k for k in r["profiles"][0] if k not in ("kind", "label", "arm")]
+        print(f"  {'kind':<16} {'profile':<17} " + " ".join(f"{k:>11}" for k in keys))
+        for p in r["profiles"]:
+            print(f"  {p['kind']:<16} {p['label']:<17} " + " ".join(f"{'-' if p[k] is None else p[k]!s:>11}" for k in keys))
+    return 0
+
+
+def _check(args) -> int:
+    from .scenario_io import load_scenario
+    b = load_scenario(args.scenario, args.ruleset)
+    print(f"{args.scenario}: {b.info.name} under {b.info.ruleset}, "
+          f"{len(b.units)} units, {len(b.leaders)} leaders")
+    for side in b.sides.values():
+        cmds = b.hierarchy.commands_of(side.id)
+        n = sum(len(b.hierarchy.units_of(c)) for c in cmds)
+        print(f"  {side.name}: {n} units in {len(cmds)} commands")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="berthier", description="Battle manager for horse-and-musket "
+                                "wargames.")
+    sub = p.add_subparsers(dest="command")
+    s = sub.add_parser("simulate", help="fight a scenario with the automatic commander on both sides")
+    s.add_argument("scenario")
+    s.add_argument("--ruleset", help="fight under another ruleset than the scenario's")
+    s.add_argument("--seed", type=int)
+    s.add_argument("--turns", type=int, help="turn limit")
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--runs", type=int, help="fight this many seeds and report the balance")
+    s.set_defaults(run=_simulate)
+    o = sub.add_parser("import-oob", help="read a plain-text order of battle")
+    o.add_argument("file")
+    o.add_argument("-o", "--out", help="write a playable scenario (TOML)")
+    o.add_argument("--json", action="store_true")
+    o.set_defaults(run=_import_oob)
+    r = sub.add_parser("rules", help="list the rulesets and their unit profiles")
+    r.add_argument("--json", action="store_true")
+    r.set_defaults(run=_rules)
+    c = sub.add_parser("check", help="validate a scenario file")
+    c.add_argument("scenario")
+    c.add_argument("--ruleset")
+    c.set_defaults(run=_check)
+    return p
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.print_help()
+        return 0
+    if getattr(args, "runs", None) is not None and args.runs < 1:
+        parser.error("--runs needs at least 1")
+    try:
+        return args.run(args)
+    except BerthierError as exc:
+        print(f"berthier: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("berthier: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

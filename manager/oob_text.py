@@ -1,0 +1,278 @@
+"""Plain-text orders of battle, written the way the Austerlitz listing is.
+
+    Austerlitz                                  title
+    1 unit = 1200 Infantry, 800 Cavalry ...     scale (optional)
+    French Army - Emperor Napoleon I            army: "Name - Leader" or "Name, Leader"
+    Imperial Guard, Marshal Bessieres           command: same forms
+    3 Guard Infantry                            units: "N Type", singular or plural
+    plus                                        the next "N more ..." lines add to the command
+    2 more Foot Artillery (remark)              a remark may follow in parentheses
+    (a remark on its own line)                  a note on the current command
+
+An army line is told from a command line by what follows it: a command line is
+followed by units, an army line by a command line. Nothing is returned (or written)
+unless the whole file reads cleanly; an error names the line.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import OobError
+
+# Normalised type text -> (generic kind, guard flag).
+UNIT_TYPES = {
+    "guard infantry": ("guard_infantry", False), "guard cavalry": ("guard_cavalry", False),
+    "guard horse artillery": ("horse_artillery", True),
+    "guard foot artillery": ("foot_artillery", True),
+    "guard artillery": ("foot_artillery", True), "guard battery": ("foot_artillery", True),
+    "grenadier": ("grenadiers", False), "line infantry": ("line_infantry", False),
+    "infantry": ("line_infantry", False), "line": ("line_infantry", False),
+    "light infantry": ("light_infantry", False), "militia": ("militia", False),
+    "militia infantry": ("militia", False), "rifle": ("rifles", False),
+    "skirmisher": ("skirmishers", False), "heavy cavalry": ("heavy_cavalry", False),
+    "light cavalry": ("light_cavalry", False), "foot artillery": ("foot_artillery", False),
+    "foot battery": ("foot_artillery", False), "horse artillery": ("horse_artillery", False),
+    "horse battery": ("horse_artillery", False), "heavy artillery": ("heavy_artillery", False),
+    "heavy battery": ("heavy_artillery", False),
+}
+
+UNIT_LINE = re.compile(r"^(\d+)\s+(more\s+)?([A-Za-z][A-Za-z .'-]*?)\s*(\((.*)\))?\s*$")
+SCALE_LINE = re.compile(r"\bunits?\s*=", re.IGNORECASE)
+
+
+def _singular(word: str) -> str:
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"          # batteries -> battery
+    if word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def unit_type(text: str):
+    key = " ".join(_singular(w) for w in text.lower().split())
+    return UNIT_TYPES.get(key) or UNIT_TYPES.get(" ".join(text.lower().split()))
+
+
+@dataclass
+class OobUnits:
+    count: int
+    kind: str
+    guard: bool
+    text: str
+    remark: str = ""
+    line: int = 0
+
+    @property
+    def fixed(self) -> bool:
+        return "cannot move" in self.remark.lower()
+
+
+@dataclass
+class OobCommand:
+    name: str
+    leader: str
+    line: int
+    units: list[OobUnits] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        return sum(u.count for u in self.units)
+
+
+@dataclass
+class OobArmy:
+    name: str
+    leader: str
+    line: int
+    commands: list[OobCommand] = field(default_factory=list)
+
+
+@dataclass
+class Oob:
+    title: str
+    scale: str
+    armies: list[OobArmy]
+
+    @property
+    def total_units(self) -> int:
+        return sum(c.total for a in self.armies for c in a.commands)
+
+    def to_json(self) -> dict:
+        armies = {}
+        for a in self.armies:
+            cmds = {}
+            for c in a.commands:
+                by_kind: dict[str, int] = {}
+                for u in c.units:
+                    by_kind[u.kind] = by_kind.get(u.kind, 0) + u.count
+                cmds[c.name] = {"leader": c.leader, "units": c.total, "by_kind": by_kind}
+            armies[a.name] = {"leader": a.leader, "commands": cmds}
+        return {"armies": armies, "total_units": self.total_units}
+
+
+def split_header(text: str) -> tuple[str, str]:
+    """'Name - Leader' or 'Name, Leader'; the dash wins when both appear."""
+    for sep in (" - ", " – ", ", "):
+        if sep in text:
+            name, leader = text.split(sep, 1)
+            return name.strip(), leader.strip()
+    return text.strip(), ""
+
+
+def parse_oob(text: str, path="<text>") -> Oob:
+    lines = [(i + 1, raw.strip()) for i, raw in enumerate(text.splitlines())]
+    lines = [(n, l) for n, l in lines if l]
+    if not lines:
+        raise OobError(path, "", "the file is empty; expected a title line")
+    title = lines[0][1]
+    rest = lines[1:]
+    scale = ""
+    if rest and SCALE_LINE.search(rest[0][1]):
+        scale = rest[0][1].rstrip(".")
+        rest = rest[1:]
+    # classify every line first, so a header's role can be read from what follows it
+    kinds = []
+    for n, l in rest:
+        if l.lower() in ("plus", "plus:"):
+            kinds.append("plus")
+        elif l.startswith("(") and l.endswith(")"):
+            kinds.append("remark")
+        elif re.match(r"^\d+\s", l):    # "3 Line Infantry", not "1st Corps"
+            kinds.append("units")
+        else:
+            kinds.append("header")
+    armies: list[OobArmy] = []
+    command: OobCommand | None = None
+    adding = False
+    for idx, ((n, l), kind) in enumerate(zip(rest, kinds)):
+        if kind == "header":
+            nxt = next((k for k in kinds[idx + 1:] if k != "remark"), None)
+            name, leader = split_header(l)
+            if nxt == "header":
+                armies.append(OobArmy(name, leader, n))
+                command = None
+            elif nxt == "units":
+                if not armies:
+                    raise OobError(path, f"line {n}", f"command {name!r} comes before any army "
+                                   "line (an army line is followed by a command line)")
+                command = OobCommand(name, leader, n)
+                armies[-1].commands.append(command)
+            else:
+                raise OobError(path, f"line {n}", f"{l!r} is followed by no units; expected unit "
+                               "lines such as '3 Line Infantry' after a command")
+            adding = False
+        elif kind == "plus":
+            if command is None:
+                raise OobError(path, f"line {n}", "'plus' must follow a command's units")
+            adding = True
+        elif kind == "remark":
+            if command is not None:
+                command.notes.append(l[1:-1].strip())
+            elif armies:
+                pass    # a remark on an army: kept by nobody, harmless
+        else:
+            m = UNIT_LINE.match(l)
+            if not m:
+                raise OobError(path, f"line {n}", f"cannot read {l!r}; expected 'N Unit Type', "
+                               "e.g. '3 Light Cavalry' or '2 more Foot Artillery (remark)'")
+            if command is None:
+                raise OobError(path, f"line {n}", f"units {l!r} come before any command line")
+            count, more, typ, _, remark = m.groups()
+            if more and not adding:
+                raise OobError(path, f"line {n}", f"'{count} more ...' needs a 'plus' line before it")
+            found = unit_type(typ)
+            if found is None:
+                known = sorted({k.title() for k in UNIT_TYPES})
+                raise OobError(path, f"line {n}", f"unknown unit type {typ.strip()!r}; expected "
+                               f"one of: {', '.join(known)} (singular or plural)")
+            if int(count) <= 0:
+                raise OobError(path, f"line {n}", f"a unit count must be at least 1, got {count}")
+            command.units.append(OobUnits(int(count), found[0], found[1], typ.strip(),
+                                          (remark or "").strip(), n))
+    if not armies:
+        raise OobError(path, "", "no army found; expected an army line followed by command lines")
+    for a in armies:
+        if not a.commands:
+            raise OobError(path, f"line {a.line}", f"army {a.name!r} has no commands")
+    return Oob(title, scale, armies)
+
+
+def read_oob(path) -> Oob:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise OobError(path, "", "no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise OobError(path, "", f"cannot be read as UTF-8 text ({exc})") from None
+    return parse_oob(text, path)
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "x"
+
+
+def to_scenario(oob: Oob, ruleset: str = "morschauser", box: float = 3.0) -> dict:
+    """A playable scenario: the two armies face each other, each command a block."""
+    if len(oob.armies) != 2:
+        raise OobError(oob.title, "", f"a scenario needs two armies, the listing has "
+                       f"{len(oob.armies)}")
+    depth = 3
+    need_rows = [sum(-(-c.total // depth) + 1 for c in a.commands) + 1 for a in oob.armies]
+    rows = max(24, max(need_rows) + 2)
+    cols = 36
+    used: set[str] = set()
+
+    def uid(text):
+        base, n = _slug(text), 1
+        while f"{base}-{n}" in used:
+            n += 1
+        used.add(f"{base}-{n}")
+        return f"{base}-{n}"
+
+    sides = []
+    for i, army in enumerate(oob.armies):
+        west = i == 0
+        front = 8 if west else cols - 9
+        step_back = -1 if west else 1
+        facing = 90 if west else 270
+        side_id = _slug(army.name)
+        row = 1
+        commands = []
+        for c in army.commands:
+            units = []
+            k = 0
+            for group in c.units:
+                for j in range(group.count):
+                    col = front + step_back * (k % depth)
+                    r = row + k // depth
+                    u = {"id": uid(f"{c.name} {group.kind}"), "name": f"{c.name} {group.text} {j + 1}",
+                         "kind": group.kind, "at": [col, r], "facing": facing}
+                    if group.guard:
+                        u["guard"] = True
+                    if group.fixed:
+                        u["fixed"] = True
+                    units.append(u)
+                    k += 1
+            block_rows = -(-k // depth)
+            cmd = {"id": uid(c.name), "name": c.name,
+                   "leader": {"id": uid(c.leader or c.name + " leader"), "name": c.leader or "",
+                              "quality": 3, "at": [front + step_back * depth, row + block_rows // 2]},
+                   "orders": {"kind": "attack", "objective": [cols // 2, row + block_rows // 2]},
+                   "units": units}
+            if c.notes:
+                cmd["note"] = "; ".join(c.notes)
+            commands.append(cmd)
+            row += block_rows + 1
+        sides.append({"id": side_id, "name": army.name, "home_edge": "west" if west else "east",
+                      "colour": "#2b4ea2" if west else "#b03030",
+                      "general": {"id": uid(army.leader or army.name), "name": army.leader,
+                                  "quality": 3, "at": [front + step_back * (depth + 2), rows // 2]},
+                      "commands": commands})
+    return {"scenario": {"name": oob.title, "ruleset": ruleset, "seed": 1, "turns": 24,
+                         "scale": oob.scale, "first_side": "roll"},
+            "table": {"width": cols * box, "height": rows * box, "grid": box},
+            "terrain": [], "sides": sides}

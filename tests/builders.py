@@ -1,0 +1,97 @@
+"""Small battles built in code for clause tests: every piece where the test says.
+
+Boxes are (col, row) on a 3-inch grid; blue starts west facing east, red east
+facing west. Leaders sit where the test puts them (default: two boxes behind their command's
+first unit, out of the way of shots and melees, near enough that no one is slowed).
+"""
+from __future__ import annotations
+
+from manager import game_actions as ga
+from manager.dice import QueueSource
+from manager.scenario_io import battle_from_dict
+from manager.session import Session
+
+BOX = 3.0
+
+
+def centre(box):
+    return ((box[0] + 0.5) * BOX, (box[1] + 0.5) * BOX)
+
+
+def unit(uid, side, kind, at, facing=None, command=None, **extra):
+    return dict(id=uid, side=side, kind=kind, at=list(at),
+                facing=facing if facing is not None else (90 if side == "blue" else 270),
+                command=command or ("b1" if side == "blue" else "r1"), **extra)
+
+
+def build(units, terrain=(), options=None, leaders=None, width=20, height=12, first="blue",
+          generals=None, turns=12, nations=("france", "russia")):
+    """leaders: {command id: (col, row) or dict(at=..., quality=..., trait=...)}."""
+    leaders = dict(leaders or {})
+    units = list(units)
+    for sid, corner in (("blue", (0, height - 1)), ("red", (width - 1, height - 1))):
+        if not any(u["side"] == sid for u in units):     # a battle needs two sides
+            units.append(unit(f"{sid}-sentinel", sid, "line_infantry", corner,
+                              command=f"{sid[0]}9"))
+    sides = []
+    for sid, nation, edge in (("blue", nations[0], "west"), ("red", nations[1], "east")):
+        cmds = {}
+        for u in units:
+            if u["side"] == sid:
+                cmds.setdefault(u["command"], []).append(u)
+        side = {"id": sid, "name": sid.title(), "nation": nation, "home_edge": edge, "commands": []}
+        if generals and sid in generals:
+            side["general"] = {"id": f"{sid}-gen", "name": f"{sid.title()} General",
+                               "quality": 3, **generals[sid]}
+        for cid, us in cmds.items():
+            spec = leaders.get(cid)
+            if spec is None:     # default: two boxes behind the command's first unit
+                c, r = us[0]["at"]
+                spec = {"at": [max(c - 2, 0) if sid == "blue" else min(c + 2, width - 1), r]}
+            elif isinstance(spec, (tuple, list)):
+                spec = {"at": list(spec)}
+            leader = {"id": f"{cid}-ldr", "name": f"Leader {cid}", "quality": 3, **spec}
+            leader["at"] = list(leader["at"])
+            side["commands"].append({
+                "id": cid, "name": f"Command {cid}", "leader": leader,
+                "units": [{k: v for k, v in u.items() if k not in ("side", "command")} for u in us]})
+        sides.append(side)
+    data = {"scenario": {"name": "test", "ruleset": "morschauser", "seed": 1, "turns": turns,
+                         "first_side": first},
+            "options": {"morschauser": dict(options or {})},
+            "table": {"width": width * BOX, "height": height * BOX, "grid": BOX},
+            "terrain": [dict(t) for t in terrain], "sides": sides}
+    return battle_from_dict(data, "<test>")
+
+
+def area(kind, c0, r0, c1, r1, **extra):
+    """An area covering boxes c0..c1, r0..r1 inclusive."""
+    return {"kind": kind, "points": [[c0 * BOX, r0 * BOX], [(c1 + 1) * BOX, r0 * BOX],
+                                     [(c1 + 1) * BOX, (r1 + 1) * BOX], [c0 * BOX, (r1 + 1) * BOX]],
+            **extra}
+
+
+def line(kind, *boxes, **extra):
+    return {"kind": kind, "points": [list(centre(b)) for b in boxes], **extra}
+
+
+def point(kind, box, **extra):
+    return {"kind": kind, "points": [list(centre(box))], **extra}
+
+
+def session(battle, faces=(), phase="move"):
+    """A started session with manual dice, advanced to the phase asked for."""
+    src = QueueSource(faces)
+    s = Session(battle, src)
+    s.execute(ga.StartBattle())
+    while s.battle.state.phase != phase:
+        s.execute(ga.EndPhase())
+    return s, src
+
+
+def move(s, uid, box, facing):
+    return s.execute(ga.MoveUnit(uid, centre(box), facing))
+
+
+def legal(s, action) -> bool:
+    return s.is_legal(action)
