@@ -70,23 +70,35 @@ def in_front_arc(box: Box, facing: int, target: Box, half_angle: float = 45.0) -
 
 @lru_cache(maxsize=65536)
 def line_boxes(a: Box, b: Box) -> tuple[Box, ...]:
-    """Boxes a line from centre to centre passes through, ends excluded.
+    """Boxes whose interior the line from centre to centre crosses, ends excluded.
 
-    Sampled finely along the segment; a line running exactly along a box corner
-    counts both boxes it grazes, so a gap between two units is not a clear shot.
+    Exact (segment clipped against each box): a line that only touches a box at a
+    corner does not pass through it, so a diagonal shot is not blocked by the units
+    beside the diagonal.
     """
-    n = max(abs(b[0] - a[0]), abs(b[1] - a[1])) * 4
-    seen: list[Box] = []
-    for i in range(1, n):
-        t = i / n
-        x = a[0] + 0.5 + (b[0] - a[0]) * t
-        y = a[1] + 0.5 + (b[1] - a[1]) * t
-        for bx in {math.floor(x - 1e-9), math.floor(x + 1e-9)}:
-            for by in {math.floor(y - 1e-9), math.floor(y + 1e-9)}:
-                c = (bx, by)
-                if c != a and c != b and c not in seen:
-                    seen.append(c)
-    return tuple(seen)
+    x0, y0, x1, y1 = a[0] + 0.5, a[1] + 0.5, b[0] + 0.5, b[1] + 0.5
+    dx, dy = x1 - x0, y1 - y0
+    out = []
+    for c in range(min(a[0], b[0]), max(a[0], b[0]) + 1):
+        for r in range(min(a[1], b[1]), max(a[1], b[1]) + 1):
+            if (c, r) == a or (c, r) == b:
+                continue
+            lo, hi = 0.0, 1.0
+            for p, q in ((-dx, x0 - c), (dx, c + 1 - x0), (-dy, y0 - r), (dy, r + 1 - y0)):
+                if p == 0:
+                    if q <= 0:
+                        lo, hi = 1.0, 0.0
+                        break
+                    continue
+                t = q / p
+                if p < 0:
+                    lo = max(lo, t)
+                else:
+                    hi = min(hi, t)
+            if hi - lo > 1e-9:
+                out.append((c, r))
+    out.sort(key=lambda box: (box[0] + 0.5 - x0) ** 2 + (box[1] + 0.5 - y0) ** 2)
+    return tuple(out)
 
 
 class Grid:

@@ -176,10 +176,12 @@ def resolve_melee(battle, action, dice) -> list:
         outcome, losers, winners = "defenders fall back", def_ids, att_ids
     else:
         outcome, losers, winners = "a drawn melee", [], []
-    enemy_boxes = [boxes[w] for w in winners]
-    for uid in losers:
-        if enemy_boxes:
-            fall_back(battle, uid, enemy_boxes, events, "lost melee")
+    opponent = {p.id: p.target for p in ps if not p.is_leader}
+    for uid in losers:          # each loser backs away from the enemy it fought
+        if winners and not battle.units[uid].eliminated:
+            foe = battle.units[opponent[uid]]
+            foe_box = boxes[foe.id] if foe.id in boxes else box_of(battle, foe)
+            fall_back(battle, uid, [foe_box], events, "lost melee")
     battle.set_state(fought=battle.state.fought | {p.id for p in ps})
     events.insert(0, MeleeResolved(battle.units[m.defender].name, tuple(att_ids), tuple(def_ids),
                                    a, d, outcome))

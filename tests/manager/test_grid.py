@@ -1,0 +1,30 @@
+"""Grid arithmetic the rules rest on."""
+import pytest
+
+from manager.grid import box_distance, direction_to, front_boxes, in_front_arc, line_boxes
+
+
+@pytest.mark.parametrize("a,b,d", [((0, 0), (3, 0), 3), ((0, 0), (2, 2), 3.0), ((0, 0), (3, 1), 3.5),
+                                   ((5, 5), (5, 5), 0)])
+def test_diagonal_counts_one_and_a_half(a, b, d):
+    assert box_distance(a, b) == d
+
+
+def test_zone_of_control_is_the_three_boxes_to_the_front():
+    assert front_boxes((5, 5), 2) == ((6, 4), (6, 5), (6, 6))          # facing east
+    assert front_boxes((5, 5), 1) == ((5, 4), (6, 4), (6, 5))          # facing north-east
+
+
+def test_arc_and_directions():
+    assert in_front_arc((0, 0), 2, (3, 3)) and not in_front_arc((0, 0), 2, (1, 3))
+    assert direction_to((0, 0), (0, -4)) == 0 and direction_to((0, 0), (-2, 2)) == 5
+
+
+def test_line_boxes_between_centres():
+    assert line_boxes((0, 0), (3, 0)) == ((1, 0), (2, 0))
+    assert set(line_boxes((0, 0), (2, 2))) == {(1, 1)}
+
+
+def test_a_line_touching_only_a_corner_does_not_pass_through_the_box():
+    assert line_boxes((0, 0), (3, 1)) == ((1, 0), (2, 1))
+    assert line_boxes((0, 0), (0, 1)) == ()
