@@ -23,6 +23,10 @@ from .rules import get_ruleset
 EDGES = ("north", "south", "east", "west")
 
 
+TYPE_WORDS = {dict: "a table", list: "a list", str: "text", int: "a whole number",
+              float: "a number", bool: "true or false"}
+
+
 class _Reader:
     """Typed access to a TOML table that reports the full key path on a bad value."""
 
@@ -38,14 +42,14 @@ class _Reader:
     def get(self, key, kind, default=..., choices=None):
         if key not in self.data:
             if default is ...:
-                self.fail(key, f"missing; expected {kind.__name__ if isinstance(kind, type) else kind}")
+                self.fail(key, f"missing; expected {TYPE_WORDS.get(kind, kind)}")
             return default
         value = self.data[key]
         if kind is float and isinstance(value, int) and not isinstance(value, bool):
             value = float(value)
         if isinstance(kind, type) and (not isinstance(value, kind) or
                                        (kind is int and isinstance(value, bool))):
-            self.fail(key, f"expected {kind.__name__}, got {type(value).__name__} {value!r}")
+            self.fail(key, f"expected {TYPE_WORDS.get(kind, kind)}, got {value!r}")
         if choices is not None and value not in choices:
             self.fail(key, f"expected one of {', '.join(map(str, choices))}, got {value!r}")
         return value

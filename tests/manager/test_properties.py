@@ -1,0 +1,90 @@
+"""Properties of random legal play: whatever the players do, the invariants hold."""
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from manager import game_actions as ga
+from manager.rules.morschauser.board import board
+from manager.rules.morschauser.moves import move_options
+from manager.scenario_io import load_scenario
+from manager.session import Session
+
+SKIRMISH = Path(__file__).parent.parent / "data" / "skirmish.toml"
+
+
+def candidates(s: Session) -> list:
+    b = s.battle
+    st_ = b.state
+    out = [ga.EndPhase()]
+    side = st_.active
+    if st_.phase == "rally":
+        for l in b.live_leaders(side):
+            for u in b.hierarchy.units_led_by(l.id):
+                out.append(ga.Rally(l.id, u))
+    elif st_.phase == "move":
+        brd = board(b)
+        for u in sorted(b.live_units(side), key=lambda u: u.id):
+            reach, roads, backs, _ = move_options(b, u)
+            for (box, d) in sorted(reach.cost)[:6]:
+                out.append(ga.MoveUnit(u.id, brd.centre(box), d * 45))
+            for box in sorted(reach.contact)[:2]:
+                for d in range(8):
+                    out.append(ga.MoveUnit(u.id, brd.centre(box), d * 45))
+            for e in b.live_units():
+                if e.side != side:
+                    out.append(ga.Fire(u.id, e.id))
+        for l in b.live_leaders(side):
+            x, y = l.x + 3, l.y
+            out.append(ga.MoveLeader(l.id, (x, y)))
+    elif st_.phase == "melee":
+        for m in s.ruleset.melees(b):
+            out.append(ga.ResolveMelee(m.defender, tuple(m.may_join)))
+            out.append(ga.ResolveMelee(m.defender))
+    return [a for a in out if s.is_legal(a)]
+
+
+def check_invariants(s: Session) -> None:
+    b = s.battle
+    boxes = set()
+    for u in b.units.values():
+        assert 0 <= u.hits <= u.max_hits, u
+        assert u.eliminated == (u.hits == 0), u
+        if not u.eliminated:
+            box = (int(u.x // 3), int(u.y // 3))
+            assert box not in boxes, f"two units in {box}"
+            boxes.add(box)
+            assert 0 <= u.x <= b.battlefield.width and 0 <= u.y <= b.battlefield.height
+        else:
+            assert not s.is_legal(ga.MoveUnit(u.id, (u.x, u.y), u.facing))
+            for e in b.units.values():
+                assert not s.is_legal(ga.Fire(u.id, e.id))
+    for l in b.leaders.values():
+        assert 0 <= l.hits <= l.max_hits and l.eliminated == (l.hits == 0)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(1, 10_000), picks=st.lists(st.integers(0, 10_000), min_size=5, max_size=100))
+def test_random_legal_play_keeps_every_invariant_and_replays(seed, picks):
+    scenario = load_scenario(SKIRMISH)
+    from dataclasses import replace
+    scenario.set_info(replace(scenario.info, seed=seed))
+    start = scenario.copy()
+    s = Session(scenario)
+    s.execute(ga.StartBattle())
+    for p in picks:
+        if s.battle.state.over:
+            break
+        options = candidates(s)
+        s.execute(options[p % len(options)])
+        check_invariants(s)
+    final = s.battle.fingerprint()
+    # replay reproduces the state exactly
+    assert Session.replay(start.copy(), s.entries).battle.fingerprint() == final
+    # undo all, then redo all, is the identity
+    n = len(s.entries)
+    for _ in range(n):
+        s.undo()
+    assert s.battle.fingerprint() == start.fingerprint()
+    for _ in range(n):
+        s.redo()
+    assert s.battle.fingerprint() == final
