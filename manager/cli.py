@@ -108,6 +108,9 @@ def _check(args) -> int:
         cmds = b.hierarchy.commands_of(side.id)
         n = sum(len(b.hierarchy.units_of(c)) for c in cmds)
         print(f"  {side.name}: {n} units in {len(cmds)} commands")
+    from .rules import get_ruleset
+    for line in get_ruleset(b.info.ruleset).scenario_notes(b):
+        print(f"  {line}")
     return 0
 
 

@@ -38,6 +38,7 @@ UnitFired = _event("UnitFired", "{unit} fires at {target}: {hits} hit(s)",
 HitsTaken = _event("HitsTaken", "{unit} takes {hits} hit(s), {left} left",
                    unit=str, hits=int, left=int, uid=str)
 UnitEliminated = _event("UnitEliminated", "{unit} is eliminated", unit=str, uid=str)
+UnitPlaced = _event("UnitPlaced", "{unit} is placed at {at}", unit=str, at=tuple)
 UnitFellBack = _event("UnitFellBack", "{unit} falls back to {to}", unit=str, to=tuple, short=int)
 UnitRetreated = _event("UnitRetreated", "{unit} retreats to {to}", unit=str, to=tuple)
 MeleeResolved = _event("MeleeResolved",

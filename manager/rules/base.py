@@ -123,6 +123,10 @@ class Ruleset:
     def odds(self, battle, action):
         raise IllegalAction(f"{self.name} gives no odds for {action.__class__.__name__}")
 
+    def scenario_notes(self, battle) -> list[str]:
+        """What the ruleset would tell a scenario author about this battle."""
+        return []
+
     def to_act(self, battle) -> list[str]:
         """Pieces of the active side that can still act this phase."""
         return []

@@ -5,6 +5,7 @@ from builders import build, centre, session, unit
 from manager import game_actions as ga
 from manager.dice import QueueSource
 from manager.errors import IllegalAction
+from manager.grid import box_distance
 from manager.session import Session
 
 
@@ -153,3 +154,28 @@ def test_actions_outside_their_phase_are_refused_with_the_phase_named():
     s, _ = session(build([unit("b", "blue", "line_infantry", (5, 5))]), phase="rally")
     with pytest.raises(IllegalAction, match="not allowed in the Rally phase"):
         s.check(ga.MoveUnit("b", centre((6, 5)), 90))
+
+
+def test_spanish_militia_leave_guerillas_five_boxes_from_any_enemy():
+    opts = {"national_characteristics": True}
+    units = [unit("b", "blue", "light_infantry", (5, 5)), unit("r", "red", "militia", (7, 5), hits=1),
+             unit("r2u", "red", "militia", (12, 9)), unit("r3u", "red", "militia", (13, 9))]
+    s, _ = session(build(units, width=20, options=opts, nations=("france", "spain")), [6, 1, 1])
+    events = s.execute(ga.Fire("b", "r"))
+    g = s.battle.units["guerillas-1"]
+    gbox = (int(g.x // 3), int(g.y // 3))
+    assert g.hits == 1 and g.kind == "militia" and g.side == "red"
+    assert box_distance(gbox, (5, 5)) >= 5, "at least 5 boxes from the enemy"
+    assert "guerillas-1" in s.battle.hierarchy.units_of("r1")
+    assert any(e.__class__.__name__ == "UnitPlaced" for e in events)
+    s.undo()
+    assert "guerillas-1" not in s.battle.units, "undo takes the stand back"
+
+
+def test_army_composition_refuses_british_militia():
+    from manager.dice import QueueSource
+    units = [unit("b", "blue", "militia", (5, 5)), unit("r", "red", "line_infantry", (9, 5))]
+    b = build(units, options={"army_composition": True}, nations=("britain", "france"))
+    s = Session(b, QueueSource())
+    with pytest.raises(IllegalAction, match="Great Britain fields no Militia"):
+        s.execute(ga.StartBattle())

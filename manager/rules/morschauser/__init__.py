@@ -49,6 +49,10 @@ class Morschauser(Ruleset):
             return [m.defender for m in melee.melees(battle)]
         return []
 
+    def scenario_notes(self, battle) -> list[str]:
+        from .composition import composition_breaches, composition_report
+        return composition_report(battle) + [f"breach: {b}" for b in composition_breaches(battle)]
+
     def commander(self, battle, side: str):
         from .commander import Commander
         return Commander(battle, side)

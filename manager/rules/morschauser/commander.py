@@ -213,8 +213,10 @@ class Commander:
         flank = box not in front_boxes(tb, facing_dir(t))
         theirs = t.hits * (profile(t)["melee_other"] if flank else profile(t)["melee_front"]) / 6
         edge = mine - theirs
+        if 2 * u.hits <= u.max_hits:
+            return None                     # a worn unit waits to be rallied, not charged in
         keen = profile(u).arm == "cavalry" or u.kind in ("guard_infantry", "grenadiers")
-        return edge if edge > (-0.2 if keen else 0.2) else None
+        return edge if edge > (0.0 if keen else 0.3) else None
 
     def _best_shot(self, u):
         b = self.battle

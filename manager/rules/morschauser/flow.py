@@ -17,6 +17,10 @@ def check_start(battle, action) -> None:
         need(battle.live_units(side), f"{battle.sides[side].name} has no units")
     first = battle.info.first_side
     need(first == "roll" or first in battle.sides, f"first_side {first!r} is not a side")
+    if battle.option("army_composition"):
+        from .composition import composition_breaches
+        breaches = composition_breaches(battle)
+        need(not breaches, "army composition: " + "; ".join(breaches))
 
 
 def resolve_start(battle, action, dice) -> list:

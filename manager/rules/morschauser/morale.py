@@ -3,7 +3,8 @@ leaders hit, and rallying."""
 from __future__ import annotations
 
 from ...events import (ArmyConceded, CommandShaken, HitsTaken, LeaderFell, LeaderHit,
-                       UnitEliminated, UnitFellBack, UnitRallied, UnitRetreated)
+                       UnitEliminated, UnitFellBack, UnitPlaced, UnitRallied,
+                       UnitRetreated)
 from ...grid import Box, direction_to, step
 from .board import board, box_of
 from .movement import EDGE_DIR, terrain_refusal
@@ -35,8 +36,42 @@ def take_hits(battle, uid: str, hits: int, events: list) -> bool:
     if unit.hits == 0:
         battle.update_unit(uid, eliminated=True)
         events.append(UnitEliminated(unit.name, uid))
+        spanish_guerillas(battle, unit, events)
         return True
     return False
+
+
+GUERILLA_DISTANCE = 5
+
+
+def spanish_guerillas(battle, unit, events: list) -> None:
+    """Spain: an eliminated Militia unit leaves a 1-hit stand of Guerillas (fighting as
+    Militia) at least 5 boxes from any enemy. Placed on the nearest such box to where
+    the militia fell; the umpire may move it where the Spanish player prefers."""
+    if not (battle.option("national_characteristics") and unit.nation == "spain"
+            and unit.kind == "militia" and not unit.id.startswith("guerillas-")):
+        return
+    from dataclasses import replace as _replace
+    from ...grid import box_distance
+    from ...model.hierarchy import Hierarchy
+    b = board(battle)
+    here = box_of(battle, unit)
+    enemies = [b.unit_box[e.id] for e in battle.live_units() if e.side != unit.side]
+    spots = [bx for bx in b.grid.boxes()
+             if bx not in b.box_unit and not terrain_refusal(battle, "militia", bx)
+             and all(box_distance(bx, e) >= GUERILLA_DISTANCE for e in enemies)]
+    if not spots:
+        return
+    spot = min(spots, key=lambda bx: (box_distance(bx, here), bx))
+    cid = battle.hierarchy.command_of(unit.id)
+    n = sum(1 for u in battle.units if u.startswith("guerillas-")) + 1
+    x, y = b.centre(spot)
+    stand = _replace(unit, id=f"guerillas-{n}", name=f"Guerillas {n}", hits=1, max_hits=1,
+                     x=x, y=y, eliminated=False, moved=0, fired=False, fire_hits=0,
+                     fell_back=False)
+    battle.put_unit(stand)
+    battle.set_hierarchy(battle.hierarchy.with_unit(cid, stand.id))
+    events.append(UnitPlaced(stand.name, spot))
 
 
 def _free_for(battle, unit, box: Box, b) -> bool:
