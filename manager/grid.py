@@ -72,32 +72,32 @@ def in_front_arc(box: Box, facing: int, target: Box, half_angle: float = 45.0) -
 def line_boxes(a: Box, b: Box) -> tuple[Box, ...]:
     """Boxes whose interior the line from centre to centre crosses, ends excluded.
 
-    Exact (segment clipped against each box): a line that only touches a box at a
-    corner does not pass through it, so a diagonal shot is not blocked by the units
-    beside the diagonal.
+    Exact: a line that only touches a box at a corner does not pass through it, so a
+    diagonal shot is not blocked by the units beside the diagonal. Walks the column
+    strips the line crosses, so the cost grows with its length, not its area.
     """
+    if abs(b[0] - a[0]) < abs(b[1] - a[1]):       # walk the longer axis
+        return tuple((c, r) for r, c in line_boxes((a[1], a[0]), (b[1], b[0])))
     x0, y0, x1, y1 = a[0] + 0.5, a[1] + 0.5, b[0] + 0.5, b[1] + 0.5
-    dx, dy = x1 - x0, y1 - y0
+    if x0 == x1:
+        return ()
+    step_c = 1 if x1 > x0 else -1
+    slope = (y1 - y0) / (x1 - x0)
     out = []
-    for c in range(min(a[0], b[0]), max(a[0], b[0]) + 1):
-        for r in range(min(a[1], b[1]), max(a[1], b[1]) + 1):
-            if (c, r) == a or (c, r) == b:
+    for c in range(a[0], b[0] + step_c, step_c):
+        lo_x, hi_x = max(min(x0, x1), c), min(max(x0, x1), c + 1)
+        if hi_x - lo_x <= 1e-12:
+            continue
+        ya, yb = y0 + slope * (lo_x - x0), y0 + slope * (hi_x - x0)
+        lo_y, hi_y = min(ya, yb), max(ya, yb)
+        rows = range(math.floor(lo_y), math.ceil(hi_y)) if hi_y > lo_y else (math.floor(lo_y),)
+        order = rows if (y1 >= y0) else reversed(rows)
+        for r in order:
+            # the open segment must cross the open box: a corner touch is not enough
+            if hi_y > lo_y and (min(hi_y, r + 1) - max(lo_y, r)) <= 1e-9:
                 continue
-            lo, hi = 0.0, 1.0
-            for p, q in ((-dx, x0 - c), (dx, c + 1 - x0), (-dy, y0 - r), (dy, r + 1 - y0)):
-                if p == 0:
-                    if q <= 0:
-                        lo, hi = 1.0, 0.0
-                        break
-                    continue
-                t = q / p
-                if p < 0:
-                    lo = max(lo, t)
-                else:
-                    hi = min(hi, t)
-            if hi - lo > 1e-9:
+            if (c, r) != a and (c, r) != b:
                 out.append((c, r))
-    out.sort(key=lambda box: (box[0] + 0.5 - x0) ** 2 + (box[1] + 0.5 - y0) ** 2)
     return tuple(out)
 
 

@@ -28,3 +28,30 @@ def test_line_boxes_between_centres():
 def test_a_line_touching_only_a_corner_does_not_pass_through_the_box():
     assert line_boxes((0, 0), (3, 1)) == ((1, 0), (2, 1))
     assert line_boxes((0, 0), (0, 1)) == ()
+
+
+def _clipped(a, b):
+    """Reference: clip the segment against every box of the bounding rectangle."""
+    x0, y0, x1, y1 = a[0] + 0.5, a[1] + 0.5, b[0] + 0.5, b[1] + 0.5
+    dx, dy = x1 - x0, y1 - y0
+    out = set()
+    for c in range(min(a[0], b[0]), max(a[0], b[0]) + 1):
+        for r in range(min(a[1], b[1]), max(a[1], b[1]) + 1):
+            if (c, r) in (a, b):
+                continue
+            lo, hi, ok = 0.0, 1.0, True
+            for p, q in ((-dx, x0 - c), (dx, c + 1 - x0), (-dy, y0 - r), (dy, r + 1 - y0)):
+                if p == 0:
+                    ok = ok and q > 0
+                    continue
+                lo, hi = (max(lo, q / p), hi) if p < 0 else (lo, min(hi, q / p))
+            if ok and hi - lo > 1e-9:
+                out.add((c, r))
+    return out
+
+
+def test_line_walk_matches_exact_clipping():
+    import itertools
+    for a in itertools.product(range(0, 4), repeat=2):
+        for b in itertools.product(range(-6, 7), repeat=2):
+            assert set(line_boxes(a, b)) == _clipped(a, b), (a, b)

@@ -11,12 +11,30 @@ from __future__ import annotations
 from ...game_actions import EndPhase, Fire, MoveLeader, MoveUnit, Rally, ResolveMelee
 from ...grid import Box, DIRS, box_distance, direction_to, front_boxes, step
 from .board import board, box_of, facing_dir, profile
-from .fire import check_fire, fire_spec, max_range
+from ...errors import IllegalAction
+from ...grid import in_front_arc
+from .fire import blocked, check_fire_unit, fire_spec, max_range
 from .melee import melees
 from .movement import EDGE_DIR, contact_facings, leader_reach
 from .moves import move_options
 from .tables import LEADER
 
+
+
+def _gap(a: Box, b: Box) -> float:
+    dx, dy = abs(a[0] - b[0]), abs(a[1] - b[1])
+    return dx + dy - 0.5 * (dx if dx < dy else dy)     # = box_distance, without a call
+
+
+def nearest(here: Box, boxes: list[Box]) -> Box:
+    hx, hy = here
+    best, best_d = boxes[0], 1e9
+    for bx, by in boxes:
+        dx, dy = abs(hx - bx), abs(hy - by)
+        d = dx + dy - 0.5 * (dx if dx < dy else dy)
+        if d < best_d:
+            best, best_d = (bx, by), d
+    return best
 
 
 class Commander:
@@ -100,8 +118,8 @@ class Commander:
             gap = {}
             for u in b.live_units(self.side):
                 here = brd.unit_box[u.id]
-                near = min(eboxes, key=lambda e: box_distance(here, e))
-                self.nearest[u.id], gap[u.id] = near, box_distance(here, near)
+                near = nearest(here, eboxes)
+                self.nearest[u.id], gap[u.id] = near, _gap(here, near)
             self.order = sorted(gap, key=lambda uid: (gap[uid], uid))
         for uid in self.order:
             u = b.units[uid]
@@ -126,9 +144,9 @@ class Commander:
         prof = profile(u)
         kind, obj = self.orders(b.hierarchy.command_of(u.id))
         here = box_of(b, u)
-        near = self.nearest.get(u.id) or min(eboxes, key=lambda e: box_distance(here, e))
+        near = self.nearest.get(u.id) or nearest(here, eboxes)
         if near not in board(b).box_unit:      # that enemy has gone: look again
-            near = self.nearest[u.id] = min(eboxes, key=lambda e: box_distance(here, e))
+            near = self.nearest[u.id] = nearest(here, eboxes)
         dist = box_distance(here, near)
         engaged = step(here, facing_dir(u)) in board(b).box_unit and \
             b.units[board(b).box_unit[step(here, facing_dir(u))]].side != self.side
@@ -219,26 +237,37 @@ class Commander:
         return edge if edge > (0.0 if keen else 0.3) else None
 
     def _best_shot(self, u):
+        """The shot with the most expected hits (weak targets count more), or None.
+
+        Cheap filters first (range, arc), the firer's own eligibility once, then line of
+        sight and dice only for the few targets left; the Session re-checks the winner.
+        """
         b = self.battle
-        best = None
-        here = box_of(b, u)
+        try:
+            check_fire_unit(b, u)
+        except IllegalAction:
+            return None
+        brd = board(b)
+        here = brd.unit_box[u.id]
         rng = max_range(b, u)
+        face = facing_dir(u)
+        arc = b.option("fire_arc", 45)
+        best = None
         for e in b.live_units():
             if e.side == self.side:
                 continue
-            eb = box_of(b, e)
-            if box_distance(here, eb) > rng:
+            eb = brd.unit_box[e.id]
+            if _gap(here, eb) > rng or not in_front_arc(here, face, eb, arc):
                 continue
-            act = Fire(u.id, e.id)
-            try:
-                check_fire(b, act)
-            except Exception:
+            if blocked(b, here, eb):
                 continue
             spec = fire_spec(b, u, e)
+            if spec.dice <= 0:
+                continue
             expected = float(spec.die().times(spec.dice).mean())
             value = expected * (1.5 if e.hits <= 2 else 1.0)
             if best is None or value > best[0]:
-                best = (value, act)
+                best = (value, Fire(u.id, e.id))
         return best[1] if best else None
 
     # ---- leaders -----------------------------------------------------------------------------
@@ -253,6 +282,9 @@ class Commander:
         edge = DIRS[EDGE_DIR.get(b.sides[self.side].home_edge, 6)]
         want = (round(cx + edge[0]), round(cy + edge[1]))
         here = box_of(b, leader)
+        if _gap(here, want) <= 1.5 and all(_gap(here, brd.unit_box[u.id]) <= LEADER["radius"]
+                                           for u in units):
+            return None                     # already where he should be
         reach = leader_reach(b, leader)
 
         def score(box):

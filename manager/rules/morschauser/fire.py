@@ -120,18 +120,22 @@ def fire_spec(battle, unit, target) -> FireSpec:
     return FireSpec(max(dice, 0), to_hit, modifier, double_at, rng, notes)
 
 
-def check_fire(battle, action) -> None:
-    unit = own_unit(battle, action.unit)
+def check_fire_unit(battle, unit) -> None:
+    """May this unit shoot at all now (whatever the target)?"""
     prof = profile(unit)
     need(prof["fire_dice"] > 0, f"{unit.name} ({prof.label}) does not shoot")
     need(not unit.fired, f"{unit.name} has already fired this turn")
     need(not (unit.kind in ("foot_artillery", "heavy_artillery") and unit.moved == 2),
          f"{unit.name} is foot artillery and moved this turn: it may not fire")
-    brd = board(battle)
-    here = box_of(battle, unit)
-    t = brd.terrain.at(here)
+    t = board(battle).terrain.at(box_of(battle, unit))
     need(not ({"stream", "ford"} & t.kinds) or "bridge" in t.kinds,
          f"{unit.name} stands in a stream or ford and may not shoot")
+
+
+def check_fire(battle, action) -> None:
+    unit = own_unit(battle, action.unit)
+    check_fire_unit(battle, unit)
+    here = box_of(battle, unit)
     need(action.target in battle.units, f"there is no unit {action.target!r}")
     target = battle.units[action.target]
     need(not target.eliminated, f"{target.name} has been eliminated")

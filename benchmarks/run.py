@@ -1,0 +1,149 @@
+"""Berthier benchmarks on Austerlitz (a script, not a timed test: machines are noisy).
+
+    python benchmarks/run.py [--seeds 3] [--json]
+
+Targets on a 2-core machine: a full turn (both sides, every phase, the automatic
+commander) under 50 ms; replaying a 12-turn log under 1 s; one exact-odds computation
+for a volley and for a melee under 1 ms.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+from types import MappingProxyType
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from manager import game_actions as ga  # noqa: E402
+from manager.autopilot import Autopilot  # noqa: E402
+from manager.scenario_io import load_scenario  # noqa: E402
+from manager.session import Session  # noqa: E402
+
+AUSTERLITZ = ROOT / "scenarios" / "austerlitz.toml"
+
+
+def fresh(seed: int, **options):
+    b = load_scenario(AUSTERLITZ)
+    opts = dict(b.info.options, **options)
+    b.set_info(replace(b.info, seed=seed, options=MappingProxyType(opts)))
+    return b
+
+
+def turn_times(seeds) -> list[float]:
+    times = []
+    for seed in seeds:
+        s = Session(fresh(seed))
+        ap = Autopilot(s)
+        ap.step()                                   # StartBattle
+        while not s.battle.state.over:
+            t0 = time.perf_counter()
+            ap.play_turn()
+            times.append(time.perf_counter() - t0)
+    return times
+
+
+def long_log(seed: int):
+    """A log of 12 full turns: the army must concede only when all commands are Shaken."""
+    scenario = fresh(seed, army_morale="all")
+    s = Session(scenario.copy())
+    ap = Autopilot(s)
+    while not s.battle.state.over and s.battle.state.turn <= 12:
+        ap.step()
+    return scenario, s
+
+
+def replay_time(scenario, session, repeat=3) -> float:
+    best = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        r = Session.replay(scenario.copy(), session.entries)
+        best.append(time.perf_counter() - t0)
+        assert r.battle.fingerprint() == session.battle.fingerprint()
+    return statistics.median(best)
+
+
+def odds_times(session, n=2000):
+    """Median time of one odds computation for a volley and a melee found in play."""
+    b = session.battle
+    ruleset = session.ruleset
+    fire = None
+    for u in b.live_units(b.state.active):
+        for e in b.live_units():
+            if e.side != u.side and session.is_legal(ga.Fire(u.id, e.id)):
+                fire = ga.Fire(u.id, e.id)
+                break
+        if fire:
+            break
+    out = {}
+    if fire:
+        out["fire"] = _time(lambda: ruleset.odds(b, fire), n)
+        out["fire_dice"] = ruleset.odds(b, fire).notes[0]
+    return out
+
+
+def melee_odds_time(n=2000):
+    """A big melee: Guard infantry (8 hits) attacked by two units, a joiner and leaders."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from builders import build, session, unit
+    units = [unit("a1", "blue", "guard_infantry", (5, 5)), unit("a2", "blue", "grenadiers", (6, 4), facing=180),
+             unit("d", "red", "guard_infantry", (6, 5)), unit("j", "red", "line_infantry", (6, 6))]
+    s, _ = session(build(units, leaders={"b1": (5, 5), "r1": (6, 5)}), phase="melee")
+    action = ga.ResolveMelee("d", ("j",))
+    odds = s.ruleset.odds(s.battle, action)
+    dice = sum(int(l.label.split("(")[1].split()[0]) for l in odds.lines)
+    return _time(lambda: s.ruleset.odds(s.battle, action), n), dice
+
+
+def _time(fn, n) -> float:
+    samples = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - t0)
+    return statistics.median(samples)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seeds", type=int, default=3)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    seeds = list(range(1, args.seeds + 1))
+    turns = turn_times(seeds)
+    scenario, played = long_log(1)
+    rep = replay_time(scenario, played)
+    s2 = Session(fresh(2))
+    Autopilot(s2).step()
+    while s2.battle.state.phase != "move":
+        s2.execute(ga.EndPhase())
+    odds = odds_times(s2)
+    melee, melee_dice = melee_odds_time()
+    result = {
+        "turn_median_ms": 1000 * statistics.median(turns),
+        "turn_p90_ms": 1000 * sorted(turns)[int(0.9 * (len(turns) - 1))],
+        "turns_measured": len(turns),
+        "replay_turns": played.battle.state.turn, "replay_actions": len(played.entries),
+        "replay_s": rep,
+        "odds_fire_ms": 1000 * odds.get("fire", float("nan")), "odds_fire_case": odds.get("fire_dice", ""),
+        "odds_melee_ms": 1000 * melee, "odds_melee_dice": melee_dice,
+    }
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return
+    print(f"Austerlitz, {len(seeds)} seed(s), Python {sys.version.split()[0]}")
+    print(f"  full turn (both sides, all phases): median {result['turn_median_ms']:.1f} ms, "
+          f"p90 {result['turn_p90_ms']:.1f} ms over {len(turns)} turns   [target < 50 ms]")
+    print(f"  replay of a {result['replay_turns'] - 1}-turn log ({result['replay_actions']} actions): "
+          f"{rep * 1000:.0f} ms   [target < 1 s]")
+    print(f"  odds, volley ({result['odds_fire_case']}): {result['odds_fire_ms']:.3f} ms   [target < 1 ms]")
+    print(f"  odds, melee ({melee_dice} dice): {result['odds_melee_ms']:.3f} ms   [target < 1 ms]")
+
+
+if __name__ == "__main__":
+    main()
