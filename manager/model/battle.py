@@ -114,16 +114,18 @@ class Battle:
     def derived(self, key, build, update):
         """A view kept current by applying the journal of changes to it (or rebuilding)."""
         hit = self._derived.get(key)
+        if hit is not None and hit[2] == self.version:
+            return hit[0]                      # nothing changed since: the common case
         if hit is None:
             view, mark = build(), self._journal_base + len(self._journal)
         else:
-            view, mark = hit
+            view, mark, _ = hit
             changes, mark = self.changes_since(mark)
             if changes is None:
                 view = build()
             elif changes:
                 update(view, changes)
-        self._derived[key] = (view, mark)
+        self._derived[key] = (view, mark, self.version)
         return view
 
     def put_unit(self, unit: Unit) -> None:
@@ -181,9 +183,10 @@ class Battle:
     def option(self, key: str, default=None):
         return self.info.options.get(key, default)
 
-    def live_units(self, side: str | None = None):
-        return [u for u in self.units.values()
-                if not u.eliminated and (side is None or u.side == side)]
+    def live_units(self, side: str | None = None) -> list:
+        """Units still in the battle (a fresh list; cached until the next change)."""
+        return list(self.cached(("live_units", side), lambda: [
+            u for u in self.units.values() if not u.eliminated and (side is None or u.side == side)]))
 
     def live_leaders(self, side: str | None = None):
         return [l for l in self.leaders.values()

@@ -23,6 +23,7 @@ class Board:
         self.box_leaders: dict[Box, list[str]] = {}
         self.zoc: dict[str, dict[Box, list[str]]] = {s: {} for s in battle.sides}
         self.unit_front: dict[str, tuple] = {}
+        self._refusals: dict[str, dict[Box, str]] = {}   # per kind: boxes it may not enter
         for uid in battle.units:
             self._add_unit(uid)
         for lid in battle.leaders:
@@ -80,6 +81,23 @@ class Board:
             elif change[0] == "leader":
                 self._remove_leader(change[1])
                 self._add_leader(change[1])
+
+    def refusal(self, kind: str, box: Box, rule) -> str:
+        """Why `kind` may not enter `box`; the terrain rule runs once per kind and box."""
+        table = self._refusals.get(kind)
+        if table is None:
+            table = self._refusals[kind] = {
+                bx: why for bx, t in self.terrain.boxes.items()
+                if (why := rule(self.battle, kind, bx, t))}
+        if not self.grid.contains(box):
+            return "off the table"
+        return table.get(box, "")
+
+    def in_enemy_zoc(self, side: str, box: Box) -> bool:
+        for s, zoc in self.zoc.items():
+            if s != side and box in zoc:
+                return True
+        return False
 
     def enemy_zoc(self, side: str, box: Box) -> list[str]:
         """Enemy units whose zone of control covers this box."""

@@ -184,14 +184,20 @@ class Commander:
         best_score, best = self._score_stay(u, goal), None
         artillery = prof.arm == "artillery"
         rng = max_range(b, u) if prof["fire_dice"] else 0
+        ideal = min(rng * 0.6, 6)
+        per_box: dict[Box, tuple[float, int]] = {}      # box -> (score before facing, wanted dir)
         for r in (reach, roads):
             for (box, d), cost in r.cost.items():
                 if box == here:
                     continue
-                s = -box_distance(box, goal) * 2 - 0.3 * _turn_off(d, direction_to(box, goal)) - 0.05 * cost
-                if artillery:
-                    dn = box_distance(box, near)
-                    s = -abs(dn - min(rng * 0.6, 6)) - 0.3 * _turn_off(d, direction_to(box, near))
+                pb = per_box.get(box)
+                if pb is None:
+                    if artillery:
+                        pb = (-abs(_gap(box, near) - ideal), direction_to(box, near))
+                    else:
+                        pb = (-_gap(box, goal) * 2, direction_to(box, goal))
+                    per_box[box] = pb
+                s = pb[0] - 0.3 * _turn_off(d, pb[1]) - (0 if artillery else 0.05 * cost)
                 if s > best_score:
                     best_score, best = s, (box, d)
             if artillery or kind == "withdraw":
@@ -201,12 +207,12 @@ class Commander:
                     edge = self._melee_edge(u, box, d)
                     if edge is None:
                         continue
-                    s = -box_distance(box, goal) * 2 + 3 * edge
+                    s = -_gap(box, goal) * 2 + 3 * edge
                     if s > best_score:
                         best_score, best = s, (box, d)
         if kind == "withdraw":
             for box, cost in backs.items():
-                s = -box_distance(box, goal) * 2
+                s = -_gap(box, goal) * 2
                 if s > best_score:
                     best_score, best = s, (box, facing_dir(u))
         if best is None:
@@ -252,22 +258,29 @@ class Commander:
         rng = max_range(b, u)
         face = facing_dir(u)
         arc = b.option("fire_arc", 45)
-        best = None
+        candidates = []
         for e in b.live_units():
             if e.side == self.side:
                 continue
             eb = brd.unit_box[e.id]
-            if _gap(here, eb) > rng or not in_front_arc(here, face, eb, arc):
+            gap = _gap(here, eb)
+            if gap > rng or not in_front_arc(here, face, eb, arc):
                 continue
+            # rank by a cheap guess (near and weak first); exact dice only for the best few
+            candidates.append(((1.5 if e.hits <= 2 else 1.0) / (1 + gap), e.id, e, eb))
+        candidates.sort(key=lambda c: (-c[0], c[1]))
+        best, looked = None, 0
+        for _, _, e, eb in candidates:
             if blocked(b, here, eb):
                 continue
             spec = fire_spec(b, u, e)
-            if spec.dice <= 0:
-                continue
-            expected = float(spec.die().times(spec.dice).mean())
-            value = expected * (1.5 if e.hits <= 2 else 1.0)
-            if best is None or value > best[0]:
-                best = (value, Fire(u.id, e.id))
+            if spec.dice > 0:
+                value = float(spec.die().times(spec.dice).mean()) * (1.5 if e.hits <= 2 else 1.0)
+                if best is None or value > best[0]:
+                    best = (value, Fire(u.id, e.id))
+            looked += 1
+            if looked >= 3:
+                break
         return best[1] if best else None
 
     # ---- leaders -----------------------------------------------------------------------------

@@ -21,12 +21,11 @@ EDGE_DIR = {"north": 0, "east": 2, "south": 4, "west": 6}
 
 def terrain_refusal(battle, kind: str, box: Box) -> str:
     """Why a unit of this kind may not enter the box ('' when it may)."""
-    b = board(battle)
-    if not b.grid.contains(box):
-        return "off the table"
-    t = b.terrain.at(box)
-    if not t.kinds:
-        return ""
+    return board(battle).refusal(kind, box, _refusal)
+
+
+def _refusal(battle, kind: str, box: Box, t) -> str:
+    """The terrain rules for one box (t: its BoxTerrain); called once per kind and box."""
     if "lake" in t.kinds:
         return "lakes and ponds are impassable"
     if "river" in t.kinds and not ({"bridge", "ford"} & t.kinds):
@@ -34,8 +33,7 @@ def terrain_refusal(battle, kind: str, box: Box) -> str:
     if kind == "leader":
         return ""
     if "marsh" in t.kinds and (battle.option("marsh") == "impassable"
-                               or kind not in LIGHT_FOOT | {"line_infantry", "grenadiers",
-                                                           "guard_infantry", "militia"}):
+                               or profile_arm(kind) != "infantry"):
         return "only infantry may enter marsh"
     if "woods" in t.kinds and kind not in LIGHT_FOOT:
         return "only light infantry may enter woods"
@@ -122,15 +120,16 @@ class Reach:
 
 def _passable(battle, unit, box: Box, b) -> tuple[bool, bool]:
     """(may pass through, may stop in) for the unit and this box."""
-    if terrain_refusal(battle, unit.kind, box):
+    if b.refusal(unit.kind, box, _refusal):
         return False, False
     other = b.box_unit.get(box)
     if other is not None and other != unit.id:
         if battle.units[other].side != unit.side:
             return False, False
         return bool(battle.option("pass_through_friends")), False
-    if any(battle.leaders[l].side != unit.side for l in b.box_leaders.get(box, ())):
-        return False, False
+    for l in b.box_leaders.get(box, ()):
+        if battle.leaders[l].side != unit.side:
+            return False, False
     return True, True
 
 
@@ -171,7 +170,7 @@ def search(battle, unit, budget: float, roads_only: bool = False) -> Reach:
         through, stop = ok_cache[nb]
         if not through:
             continue
-        if b.enemy_zoc(side, nb):
+        if b.in_enemy_zoc(side, nb):
             if stop and c < reach.contact.get(nb, math.inf):
                 reach.contact[nb] = c
                 reach.contact_came[nb] = state
@@ -205,7 +204,7 @@ def rear_moves(battle, unit, budget: float, step_cost: float) -> dict[Box, float
             break
         if stop:
             out[box] = cost
-        if b.enemy_zoc(unit.side, box):
+        if b.in_enemy_zoc(unit.side, box):
             break
     return out
 
@@ -226,7 +225,12 @@ def facing_cost(a: int, b: int) -> float:
 
 
 def leader_reach(battle, leader) -> dict[Box, float]:
-    """Leaders ride anywhere but into impassable ground or enemy-held boxes; 1.5 diagonals."""
+    """Leaders ride anywhere but into impassable ground or enemy-held boxes; 1.5 diagonals.
+    Cached until the battle changes: the check of a move reuses the search that chose it."""
+    return battle.cached(("morschauser.leader_reach", leader.id), lambda: _leader_reach(battle, leader))
+
+
+def _leader_reach(battle, leader) -> dict[Box, float]:
     b = board(battle)
     start = box_of(battle, leader)
     budget = float(LEADER["move"])
@@ -241,7 +245,7 @@ def leader_reach(battle, leader) -> dict[Box, float]:
             nc = c + (1.5 if d % 2 else 1.0)
             if nc > budget + 1e-9 or nc >= cost.get(nb, math.inf):
                 continue
-            if terrain_refusal(battle, "leader", nb):
+            if b.refusal("leader", nb, _refusal):
                 continue
             other = b.box_unit.get(nb)
             if other and battle.units[other].side != leader.side:
