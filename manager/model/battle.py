@@ -5,7 +5,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from .battlefield import Battlefield
-from .forces import Command, Leader, Side, Unit
+from .forces import Command, Leader, Side, Unit, evolve
 from .hierarchy import Hierarchy
 
 
@@ -133,7 +133,7 @@ class Battle:
         self.touch(("unit", unit.id))
 
     def update_unit(self, uid: str, **changes) -> Unit:
-        unit = replace(self.units[uid], **changes)
+        unit = evolve(self.units[uid], **changes)
         self.put_unit(unit)
         return unit
 
@@ -146,7 +146,7 @@ class Battle:
         self.touch(("leader", leader.id))
 
     def update_leader(self, lid: str, **changes) -> Leader:
-        leader = replace(self.leaders[lid], **changes)
+        leader = evolve(self.leaders[lid], **changes)
         self.put_leader(leader)
         return leader
 

@@ -19,6 +19,24 @@ CAVALRY_KINDS = frozenset({"light_cavalry", "heavy_cavalry", "guard_cavalry"})
 ARTILLERY_KINDS = frozenset({"foot_artillery", "horse_artillery", "heavy_artillery"})
 
 
+def evolve(record, **changes):
+    """A copy of a frozen slotted record with some fields changed.
+
+    dataclasses.replace re-runs __init__ through generic machinery; the engine replaces
+    a record on every hit and move, so this copies the slots directly. Unknown field
+    names are refused, as replace would.
+    """
+    cls = record.__class__
+    slots = cls.__slots__
+    unknown = changes.keys() - set(slots)
+    if unknown:
+        raise TypeError(f"{cls.__name__} has no field(s) {', '.join(sorted(unknown))}")
+    new = object.__new__(cls)
+    for name in slots:
+        object.__setattr__(new, name, changes[name] if name in changes else getattr(record, name))
+    return new
+
+
 def arm_of(kind: str) -> str:
     if kind in INFANTRY_KINDS:
         return "infantry"

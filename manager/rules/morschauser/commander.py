@@ -15,7 +15,7 @@ from ...errors import IllegalAction
 from ...grid import in_front_arc
 from .fire import blocked, check_fire_unit, fire_spec, max_range
 from .melee import melees
-from .movement import EDGE_DIR, contact_facings, leader_reach
+from .movement import EDGE_DIR, contact_facings, leader_cost
 from .moves import move_options
 from .tables import LEADER
 
@@ -259,18 +259,21 @@ class Commander:
         face = facing_dir(u)
         arc = b.option("fire_arc", 45)
         candidates = []
+        hx, hy = here
+        boxes = brd.unit_box
         for e in b.live_units():
             if e.side == self.side:
                 continue
-            eb = brd.unit_box[e.id]
-            gap = _gap(here, eb)
+            eb = boxes[e.id]
+            dx, dy = abs(eb[0] - hx), abs(eb[1] - hy)
+            gap = dx + dy - 0.5 * (dx if dx < dy else dy)
             if gap > rng or not in_front_arc(here, face, eb, arc):
                 continue
             # rank by a cheap guess (near and weak first); exact dice only for the best few
             candidates.append(((1.5 if e.hits <= 2 else 1.0) / (1 + gap), e.id, e, eb))
         candidates.sort(key=lambda c: (-c[0], c[1]))
         best, looked = None, 0
-        for _, _, e, eb in candidates:
+        for _, _, e, eb in candidates[:6]:      # the commander's patience, not a rule
             if blocked(b, here, eb):
                 continue
             spec = fire_spec(b, u, e)
@@ -298,17 +301,29 @@ class Commander:
         if _gap(here, want) <= 1.5 and all(_gap(here, brd.unit_box[u.id]) <= LEADER["radius"]
                                            for u in units):
             return None                     # already where he should be
-        reach = leader_reach(b, leader)
 
         def score(box):
             exposed = 1 if box in brd.box_unit else 0
-            far = sum(1 for u in units if box_distance(box, brd.unit_box[u.id]) > LEADER["radius"])
-            return box_distance(box, want) + 3 * far + exposed
-        near_want = [bx for bx in reach if box_distance(bx, want) <= 2.5] or [here]
-        best = min(near_want, key=lambda bx: (score(bx), bx))
-        if best == here or score(best) >= score(here) - 0.5:
-            return None
-        return MoveLeader(leader.id, brd.centre(best))
+            far = sum(1 for u in units if _gap(box, brd.unit_box[u.id]) > LEADER["radius"])
+            return _gap(box, want) + 3 * far + exposed
+        here_score = score(here)
+        spots = sorted(((score(bx), bx) for bx in _around(want, 2)
+                        if brd.grid.contains(bx) and _gap(here, bx) <= LEADER["move"]))
+        if not spots:                       # too far to reach the spot: ride toward it
+            spots = sorted(((score(bx), bx) for bx in _around(here, 4)
+                            if brd.grid.contains(bx) and _gap(here, bx) <= LEADER["move"]))
+        for sc, bx in spots[:12]:           # best first; the first he can ride to
+            if sc >= here_score - 0.5:
+                return None
+            if bx != here and leader_cost(b, leader, bx) is not None:
+                return MoveLeader(leader.id, brd.centre(bx))
+        return None
+
+
+def _around(centre: Box, radius: int):
+    for dx in range(-radius, radius + 1):
+        for dy in range(-radius, radius + 1):
+            yield (centre[0] + dx, centre[1] + dy)
 
 
 def _turn_off(a: int, b: int) -> int:

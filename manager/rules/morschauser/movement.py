@@ -134,55 +134,65 @@ def _passable(battle, unit, box: Box, b) -> tuple[bool, bool]:
 
 
 def search(battle, unit, budget: float, roads_only: bool = False) -> Reach:
+    """Every (box, facing) the unit can reach within `budget` boxes, cheapest first.
+
+    Costs are whole half-boxes (a turn is 1, a straight box 2, a diagonal 3), so a
+    bucket per cost replaces a priority heap: the budget is at most a few boxes.
+    """
     b = board(battle)
     start = (box_of(battle, unit), facing_dir(unit))
     reach = Reach()
     reach.cost[start] = 0.0
-    heap = [(0.0, start)]
-    road = b.terrain
-    if roads_only and "road" not in road.at(start[0]).kinds:
+    terrain = b.terrain
+    if roads_only and "road" not in terrain.at(start[0]).kinds:
         return reach
+    limit = int(budget * 2 + 1e-9)
+    best: dict[tuple, int] = {start: 0}
+    came = reach.came
+    buckets: list[list] = [[] for _ in range(limit + 1)]
+    buckets[0].append(start)
     ok_cache: dict[Box, tuple[bool, bool]] = {}
-    side = unit.side
-    while heap:
-        cost, state = heapq.heappop(heap)
-        if cost > reach.cost.get(state, math.inf):
-            continue
-        box, d = state
-        # turn 45 degrees either way
-        for nd in ((d + 1) % 8, (d - 1) % 8):
-            c = cost + 0.5
-            ns = (box, nd)
-            if c <= budget + 1e-9 and c < reach.cost.get(ns, math.inf):
-                reach.cost[ns] = c
-                reach.came[ns] = state
-                heapq.heappush(heap, (c, ns))
-        # step straight ahead
-        nb = step(box, d)
-        c = cost + (1.5 if d % 2 else 1.0)
-        if c > budget + 1e-9:
-            continue
-        if nb not in ok_cache:
-            ok = _passable(battle, unit, nb, b)
-            if roads_only and "road" not in road.at(nb).kinds:
-                ok = (False, False)
-            ok_cache[nb] = ok
-        through, stop = ok_cache[nb]
-        if not through:
-            continue
-        if b.in_enemy_zoc(side, nb):
-            if stop and c < reach.contact.get(nb, math.inf):
-                reach.contact[nb] = c
-                reach.contact_came[nb] = state
-            continue
-        ns = (nb, d)
-        if c < reach.cost.get(ns, math.inf):
-            reach.cost[ns] = c
-            reach.came[ns] = state
-            heapq.heappush(heap, (c, ns))
+    enemy_zocs = [z for s, z in b.zoc.items() if s != unit.side]
+    contact, contact_came = reach.contact, reach.contact_came
+    for cost in range(limit + 1):
+        for state in buckets[cost]:
+            if best[state] != cost:
+                continue
+            box, d = state
+            if cost + 1 <= limit:                       # turn 45 degrees either way
+                for nd in ((d + 1) & 7, (d - 1) & 7):
+                    ns = (box, nd)
+                    if cost + 1 < best.get(ns, 99):
+                        best[ns] = cost + 1
+                        came[ns] = state
+                        buckets[cost + 1].append(ns)
+            c = cost + (3 if d & 1 else 2)              # a step straight ahead
+            if c > limit:
+                continue
+            dx, dy = DIRS[d]
+            nb = (box[0] + dx, box[1] + dy)
+            ok = ok_cache.get(nb)
+            if ok is None:
+                ok = _passable(battle, unit, nb, b)
+                if roads_only and "road" not in terrain.at(nb).kinds:
+                    ok = (False, False)
+                ok_cache[nb] = ok
+            if not ok[0]:
+                continue
+            if any(nb in z for z in enemy_zocs):       # entering a zone of control: stop
+                if ok[1] and c < contact.get(nb, 99) * 2:
+                    contact[nb] = c / 2
+                    contact_came[nb] = state
+                continue
+            ns = (nb, d)
+            if c < best.get(ns, 99):
+                best[ns] = c
+                came[ns] = state
+                buckets[c].append(ns)
     # a state in a box the unit may not stop in (a friend's) is only a way through
-    for s in [s for s in reach.cost if s[0] != start[0] and not ok_cache.get(s[0], (1, 1))[1]]:
-        del reach.cost[s]
+    for state, c in best.items():
+        if state[0] == start[0] or ok_cache.get(state[0], (True, True))[1]:
+            reach.cost[state] = c / 2
     return reach
 
 
@@ -224,26 +234,33 @@ def facing_cost(a: int, b: int) -> float:
     return 0.5 * turn_steps(a, b)
 
 
-def leader_reach(battle, leader) -> dict[Box, float]:
-    """Leaders ride anywhere but into impassable ground or enemy-held boxes; 1.5 diagonals.
-    Cached until the battle changes: the check of a move reuses the search that chose it."""
-    return battle.cached(("morschauser.leader_reach", leader.id), lambda: _leader_reach(battle, leader))
+def leader_cost(battle, leader, to: Box) -> float | None:
+    """The cost of the leader's cheapest ride to `to` within his 6 boxes, or None.
 
-
-def _leader_reach(battle, leader) -> dict[Box, float]:
+    Leaders ride anywhere but impassable ground and enemy-held boxes, 1.5 a diagonal.
+    A* with the octile distance as its guide: on open ground it walks straight there.
+    """
     b = board(battle)
     start = box_of(battle, leader)
     budget = float(LEADER["move"])
+
+    def guess(box):
+        dx, dy = abs(box[0] - to[0]), abs(box[1] - to[1])
+        return dx + dy - 0.5 * min(dx, dy)
+    if guess(start) > budget + 1e-9:
+        return None
     cost = {start: 0.0}
-    heap = [(0.0, start)]
+    heap = [(guess(start), 0.0, start)]
     while heap:
-        c, box = heapq.heappop(heap)
+        _, c, box = heapq.heappop(heap)
+        if box == to:
+            return c
         if c > cost[box]:
             continue
         for d, (dx, dy) in enumerate(DIRS):
             nb = (box[0] + dx, box[1] + dy)
             nc = c + (1.5 if d % 2 else 1.0)
-            if nc > budget + 1e-9 or nc >= cost.get(nb, math.inf):
+            if nc + guess(nb) > budget + 1e-9 or nc >= cost.get(nb, math.inf):
                 continue
             if b.refusal("leader", nb, _refusal):
                 continue
@@ -251,8 +268,8 @@ def _leader_reach(battle, leader) -> dict[Box, float]:
             if other and battle.units[other].side != leader.side:
                 continue
             cost[nb] = nc
-            heapq.heappush(heap, (nc, nb))
-    return cost
+            heapq.heappush(heap, (nc + guess(nb), nc, nb))
+    return None
 
 
 def formation_cost(battle, unit, formation: str) -> float:

@@ -7,7 +7,7 @@ from ...events import FormationChanged, LeaderMoved, UnitMoved
 from ...grid import DIR_NAMES, dir_of_degrees
 from .board import board, box_of, distance, facing_dir, is_centre, profile
 from .movement import (allowances, contact_facings, facing_cost, formation_cost,
-                       half_speed_reasons, is_shaken, leader_reach, rear_moves, search,
+                       half_speed_reasons, is_shaken, leader_cost, rear_moves, search,
                        terrain_refusal)
 from .tables import FORMATIONS, LEADER
 
@@ -146,9 +146,8 @@ def check_move_leader(battle, action) -> None:
     need(is_centre(battle, action.to), f"{tuple(action.to)} is not the centre of a box")
     b = board(battle)
     to_box = b.grid.box_of(*action.to)
-    reach = leader_reach(battle, leader)
-    need(to_box in reach, f"{leader.name} cannot reach box {to_box} with his "
-         f"{LEADER['move']} box move")
+    need(leader_cost(battle, leader, to_box) is not None, f"{leader.name} cannot reach box "
+         f"{to_box} with his {LEADER['move']} box move")
     units = [battle.units[u] for u in battle.hierarchy.units_led_by(leader.id)]
     live = [u for u in units if not u.eliminated]
     if live:
