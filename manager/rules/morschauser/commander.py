@@ -273,7 +273,7 @@ class Commander:
             candidates.append(((1.5 if e.hits <= 2 else 1.0) / (1 + gap), e.id, e, eb))
         candidates.sort(key=lambda c: (-c[0], c[1]))
         best, looked = None, 0
-        for _, _, e, eb in candidates[:6]:      # the commander's patience, not a rule
+        for _, _, e, eb in candidates:
             if blocked(b, here, eb):
                 continue
             spec = fire_spec(b, u, e)

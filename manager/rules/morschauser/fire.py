@@ -48,7 +48,12 @@ def max_range(battle, unit) -> int:
 
 
 def blocked(battle, a, b) -> str:
-    """Why the line of sight from box a to box b is blocked ('' when clear)."""
+    """Why the line of sight from box a to box b is blocked ('' when clear); cached until
+    the battle changes, so checking the shot the commander chose costs nothing more."""
+    return battle.cached(("morschauser.los", a, b), lambda: _blocked(battle, a, b))
+
+
+def _blocked(battle, a, b) -> str:
     mode = battle.option("line_of_sight", "units_and_terrain")
     if mode == "none":
         return ""

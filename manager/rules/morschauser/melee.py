@@ -51,12 +51,9 @@ def melees(battle) -> list[Melee]:
         for m in groups.values():
             if m.lone_leader:
                 continue
-            boxes = {brd.unit_box[a] for a in m.attackers}
-            for e in sorted(battle.live_units(battle.units[m.defender].side), key=lambda u: u.id):
-                if e.id in attacked or e.id in fought:
-                    continue
-                if boxes & set(front_boxes(brd.unit_box[e.id], facing_dir(e))):
-                    m.may_join.append(e.id)
+            zoc = brd.zoc.get(battle.units[m.defender].side, {})
+            joiners = {e for a in m.attackers for e in zoc.get(brd.unit_box[a], ())}
+            m.may_join = sorted(e for e in joiners if e not in attacked and e not in fought)
         return [groups[k] for k in sorted(groups)]
     return battle.cached("morschauser.melees", build)
 
