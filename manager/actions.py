@@ -21,10 +21,11 @@ def register(cls):
 
 @dataclass(frozen=True)
 class Action:
-    kind: ClassVar[str] = "edit"      # "edit" (the scenario) or "game" (the rules)
+    category: ClassVar[str] = "edit"  # "edit" (the scenario) or "game" (the rules)
 
     @property
-    def name(self) -> str:
+    def verb(self) -> str:
+        """The action's registered name, e.g. 'MoveUnit' (as the log records it)."""
         return self.__class__.__name__
 
     def validate(self, battle, ruleset) -> None:
@@ -35,10 +36,10 @@ class Action:
 
     def describe(self) -> str:
         args = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self))
-        return f"{self.name}({args})"
+        return f"{self.verb}({args})"
 
     def to_dict(self) -> dict:
-        d = {"action": self.name}
+        d = {"action": self.verb}
         for f in fields(self):
             d[f.name] = _plain(getattr(self, f.name))
         return d

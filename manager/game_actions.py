@@ -14,7 +14,7 @@ from .actions import Action, register
 
 @dataclass(frozen=True)
 class GameAction(Action):
-    kind: ClassVar[str] = "game"
+    category: ClassVar[str] = "game"
 
     def validate(self, battle, ruleset) -> None:
         ruleset.check(battle, self)

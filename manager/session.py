@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from . import editor_actions, game_actions  # noqa: F401  (every action in the registry)
 from .actions import Action, action_from_dict
 from .dice import Dice, DiceRoll, ReplaySource, SeededSource
 from .errors import DiceError, IllegalAction
@@ -55,7 +56,7 @@ class Session:
     # ---- the one door --------------------------------------------------------------
     def check(self, action: Action) -> None:
         """Would this action be legal now? Raises IllegalAction with the reason."""
-        if self.battle.state.over and action.kind == "game":
+        if self.battle.state.over and action.category == "game":
             raise IllegalAction(f"the battle is over: {self.battle.state.reason}")
         action.validate(self.battle, self.ruleset)
 

@@ -1,0 +1,327 @@
+"""Scenario edits as actions: the editor's tools and the CLI build these, nothing else
+writes the model. Each checks that the battle stays one the rules would accept (no unit
+where its ruleset forbids it, one unit a box on a grid, ids unique) and is undoable
+through the Session like any game move."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+
+from .actions import Action, need, register
+from .errors import IllegalAction
+from .events import ScenarioEdited
+from .model.battlefield import TERRAIN_ALIASES, TERRAIN_KINDS, TerrainFeature, shape_of
+from .model.forces import UNIT_KINDS, Command, Leader, Unit
+
+EDITABLE = {"name": str, "kind": str, "hits": int, "guard": bool, "fixed": bool,
+            "nation": str, "sharpshooters": bool, "formation": str}
+
+
+def _ids(battle) -> set[str]:
+    return set(battle.units) | set(battle.leaders) | set(battle.commands) | set(battle.sides)
+
+
+def _check_spot(battle, ruleset, kind: str, pos, moving: str = "") -> None:
+    """May a piece of this kind stand at pos (inches)? `moving` is the unit being moved."""
+    bf = battle.battlefield
+    need(len(pos) == 2, "a position is (x, y) in inches")
+    x, y = pos
+    need(0 <= x <= bf.width and 0 <= y <= bf.height,
+         f"({x:g}, {y:g}) is off the {bf.width:g} x {bf.height:g} inch table")
+    refuse = getattr(ruleset, "position_refusal", None)
+    why = refuse(battle, kind, pos) if refuse else ""
+    need(not why, f"a {kind.replace('_', ' ')} cannot stand there: {why}")
+    if bf.grid and kind != "leader":
+        box = (int(x // bf.grid), int(y // bf.grid))
+        for u in battle.live_units():
+            if u.id != moving and (int(u.x // bf.grid), int(u.y // bf.grid)) == box:
+                raise IllegalAction(f"box {box} is held by {u.name}: one unit a box")
+
+
+def _snap(battle, pos):
+    """On a grid every piece stands at its box's centre."""
+    g = battle.battlefield.grid
+    if not g:
+        return float(pos[0]), float(pos[1])
+    return ((int(pos[0] // g) + 0.5) * g, (int(pos[1] // g) + 0.5) * g)
+
+
+@register
+@dataclass(frozen=True)
+class PlaceUnit(Action):
+    id: str
+    name: str
+    kind: str
+    command: str
+    pos: tuple
+    facing: int = 0
+
+    def validate(self, battle, ruleset):
+        need(self.id and self.id not in _ids(battle), f"the id {self.id!r} is taken or empty")
+        need(self.kind in UNIT_KINDS, f"unknown unit kind {self.kind!r}")
+        need(self.command in battle.commands, f"there is no command {self.command!r}")
+        need(not (battle.battlefield.grid and self.facing % 45),
+             "on a grid a unit faces a multiple of 45 degrees")
+        ruleset.profile(self.kind)
+        _check_spot(battle, ruleset, self.kind, _snap(battle, self.pos))
+
+    def apply(self, battle, ruleset, dice):
+        hits = ruleset.profile(self.kind).get("hits", 1)
+        cmd = battle.commands[self.command]
+        x, y = _snap(battle, self.pos)
+        battle.put_unit(Unit(self.id, self.name or self.id, self.kind, cmd.side, hits, hits, x, y,
+                             self.facing % 360, nation=cmd.nation))
+        battle.set_hierarchy(battle.hierarchy.with_unit(self.command, self.id))
+        return [ScenarioEdited(f"{self.name or self.id} placed in {cmd.name}")]
+
+
+@register
+@dataclass(frozen=True)
+class RemoveUnit(Action):
+    unit: str
+
+    def validate(self, battle, ruleset):
+        need(self.unit in battle.units, f"there is no unit {self.unit!r}")
+
+    def apply(self, battle, ruleset, dice):
+        name = battle.units[self.unit].name
+        battle.drop_unit(self.unit)
+        battle.set_hierarchy(battle.hierarchy.without_unit(self.unit))
+        return [ScenarioEdited(f"{name} removed")]
+
+
+@register
+@dataclass(frozen=True)
+class RelocateUnit(Action):
+    """The editor's move: anywhere the rules let the unit stand, at no cost."""
+    unit: str
+    pos: tuple
+    facing: int
+
+    def validate(self, battle, ruleset):
+        need(self.unit in battle.units, f"there is no unit {self.unit!r}")
+        u = battle.units[self.unit]
+        need(not u.eliminated, f"{u.name} has been eliminated")
+        need(not (battle.battlefield.grid and self.facing % 45),
+             "on a grid a unit faces a multiple of 45 degrees")
+        _check_spot(battle, ruleset, u.kind, _snap(battle, self.pos), moving=u.id)
+
+    def apply(self, battle, ruleset, dice):
+        x, y = _snap(battle, self.pos)
+        u = battle.update_unit(self.unit, x=x, y=y, facing=self.facing % 360)
+        return [ScenarioEdited(f"{u.name} placed at ({x:g}, {y:g})")]
+
+
+@register
+@dataclass(frozen=True)
+class EditUnit(Action):
+    unit: str
+    changes: tuple            # ((field, value), ...)
+
+    def validate(self, battle, ruleset):
+        need(self.unit in battle.units, f"there is no unit {self.unit!r}")
+        u = battle.units[self.unit]
+        fields = dict(self.changes)
+        for key, value in fields.items():
+            need(key in EDITABLE, f"{key!r} cannot be edited; editable: {', '.join(EDITABLE)}")
+            need(isinstance(value, EDITABLE[key]) and not (EDITABLE[key] is int and isinstance(value, bool)),
+                 f"{key} must be {EDITABLE[key].__name__}, not {value!r}")
+        kind = fields.get("kind", u.kind)
+        need(kind in UNIT_KINDS, f"unknown unit kind {kind!r}")
+        top = ruleset.profile(kind).get("hits", 1)
+        hits = fields.get("hits", min(u.hits, top))
+        need(1 <= hits <= top, f"hits must be 1 to {top} for this kind, not {hits}")
+        if "kind" in fields:
+            _check_spot(battle, ruleset, kind, u.pos, moving=u.id)
+        need(fields.get("name", u.name).strip() != "", "a unit needs a name")
+
+    def apply(self, battle, ruleset, dice):
+        u = battle.units[self.unit]
+        fields = dict(self.changes)
+        kind = fields.get("kind", u.kind)
+        top = ruleset.profile(kind).get("hits", 1)
+        fields.setdefault("hits", min(u.hits, top))
+        u = battle.update_unit(self.unit, max_hits=top, **fields)
+        return [ScenarioEdited(f"{u.name} edited: {', '.join(sorted(dict(self.changes)))}")]
+
+
+@register
+@dataclass(frozen=True)
+class ReassignUnit(Action):
+    unit: str
+    command: str
+
+    def validate(self, battle, ruleset):
+        need(self.unit in battle.units, f"there is no unit {self.unit!r}")
+        need(self.command in battle.commands, f"there is no command {self.command!r}")
+        u, c = battle.units[self.unit], battle.commands[self.command]
+        need(u.side == c.side, f"{u.name} cannot join {c.name}: another side")
+        need(battle.hierarchy.command_of(u.id) != c.id, f"{u.name} is already in {c.name}")
+
+    def apply(self, battle, ruleset, dice):
+        battle.set_hierarchy(battle.hierarchy.reassigned(self.unit, self.command))
+        return [ScenarioEdited(f"{battle.units[self.unit].name} joins "
+                               f"{battle.commands[self.command].name}")]
+
+
+@register
+@dataclass(frozen=True)
+class AddCommand(Action):
+    side: str
+    id: str
+    name: str
+    leader_id: str = ""
+    leader_name: str = ""
+    leader_pos: tuple = ()
+    quality: int = 3
+
+    def validate(self, battle, ruleset):
+        need(self.side in battle.sides, f"there is no side {self.side!r}")
+        need(self.id and self.id not in _ids(battle), f"the id {self.id!r} is taken or empty")
+        need(self.name.strip(), "a command needs a name")
+        if self.leader_id:
+            need(self.leader_id not in _ids(battle) and self.leader_id != self.id,
+                 f"the id {self.leader_id!r} is taken")
+            need(1 <= self.quality <= 6, "leader quality is 1 (abysmal) to 6 (superior)")
+            _check_spot(battle, ruleset, "leader", _snap(battle, self.leader_pos))
+
+    def apply(self, battle, ruleset, dice):
+        nation = battle.sides[self.side].nation
+        battle.put_command(Command(self.id, self.name, self.side, nation))
+        h = battle.hierarchy.with_command(self.side, self.id, self.leader_id)
+        if self.leader_id:
+            x, y = _snap(battle, self.leader_pos)
+            battle.put_leader(Leader(self.leader_id, self.leader_name or self.leader_id,
+                                     self.side, x, y, self.quality))
+        battle.set_hierarchy(h)
+        return [ScenarioEdited(f"command {self.name} formed")]
+
+
+@register
+@dataclass(frozen=True)
+class RenameCommand(Action):
+    command: str
+    name: str
+
+    def validate(self, battle, ruleset):
+        need(self.command in battle.commands, f"there is no command {self.command!r}")
+        need(self.name.strip(), "a command needs a name")
+
+    def apply(self, battle, ruleset, dice):
+        old = battle.commands[self.command]
+        battle.put_command(replace(old, name=self.name.strip()))
+        return [ScenarioEdited(f"{old.name} renamed {self.name.strip()}")]
+
+
+@register
+@dataclass(frozen=True)
+class RelocateLeader(Action):
+    leader: str
+    pos: tuple
+
+    def validate(self, battle, ruleset):
+        need(self.leader in battle.leaders, f"there is no leader {self.leader!r}")
+        _check_spot(battle, ruleset, "leader", _snap(battle, self.pos))
+
+    def apply(self, battle, ruleset, dice):
+        x, y = _snap(battle, self.pos)
+        l = battle.update_leader(self.leader, x=x, y=y)
+        return [ScenarioEdited(f"{l.name} placed at ({x:g}, {y:g})")]
+
+
+def _terrain_blocks_units(battle, ruleset, features) -> None:
+    """Refuse terrain that would leave a unit standing where its rules forbid."""
+    probe = battle.copy()
+    from .model.battlefield import Battlefield
+    probe.set_battlefield(Battlefield(battle.battlefield.width, battle.battlefield.height,
+                                      battle.battlefield.grid, tuple(features)))
+    refuse = getattr(ruleset, "position_refusal", None)
+    if not refuse:
+        return
+    for u in probe.live_units():
+        why = refuse(probe, u.kind, u.pos)
+        need(not why, f"that terrain would leave {u.name} where it cannot stand: {why}")
+
+
+@register
+@dataclass(frozen=True)
+class AddTerrain(Action):
+    id: str
+    kind: str
+    points: tuple
+    name: str = ""
+    level: int = 1
+
+    def validate(self, battle, ruleset):
+        kind = TERRAIN_ALIASES.get(self.kind, self.kind)
+        need(kind in TERRAIN_KINDS, f"unknown terrain kind {self.kind!r}")
+        need(self.id and all(f.id != self.id for f in battle.battlefield.features),
+             f"the terrain id {self.id!r} is taken or empty")
+        least = {"area": 3, "line": 2, "point": 1}[shape_of(kind)]
+        need(len(self.points) >= least, f"a {kind} needs at least {least} point(s)")
+        _terrain_blocks_units(battle, ruleset, battle.battlefield.features + (self._feature(),))
+
+    def _feature(self):
+        kind = TERRAIN_ALIASES.get(self.kind, self.kind)
+        return TerrainFeature(self.id, kind, tuple((float(x), float(y)) for x, y in self.points),
+                              self.name, self.level)
+
+    def apply(self, battle, ruleset, dice):
+        battle.set_battlefield(battle.battlefield.with_feature(self._feature()))
+        return [ScenarioEdited(f"{self.name or self.kind} added")]
+
+
+@register
+@dataclass(frozen=True)
+class RemoveTerrain(Action):
+    id: str
+
+    def validate(self, battle, ruleset):
+        need(any(f.id == self.id for f in battle.battlefield.features),
+             f"there is no terrain {self.id!r}")
+        _terrain_blocks_units(battle, ruleset, [f for f in battle.battlefield.features
+                                                if f.id != self.id])
+
+    def apply(self, battle, ruleset, dice):
+        battle.set_battlefield(battle.battlefield.without_feature(self.id))
+        return [ScenarioEdited(f"terrain {self.id} removed")]
+
+
+@register
+@dataclass(frozen=True)
+class ReshapeTerrain(Action):
+    id: str
+    points: tuple
+
+    def validate(self, battle, ruleset):
+        try:
+            f = battle.battlefield.feature(self.id)
+        except KeyError:
+            raise IllegalAction(f"there is no terrain {self.id!r}") from None
+        least = {"area": 3, "line": 2, "point": 1}[f.shape]
+        need(len(self.points) >= least, f"a {f.kind} needs at least {least} point(s)")
+        _terrain_blocks_units(battle, ruleset, [f.moved(self.points) if f.id == self.id else f
+                                                for f in battle.battlefield.features])
+
+    def apply(self, battle, ruleset, dice):
+        f = battle.battlefield.feature(self.id).moved(self.points)
+        battle.set_battlefield(battle.battlefield.with_feature(f))
+        return [ScenarioEdited(f"{f.name or f.kind} reshaped")]
+
+
+@register
+@dataclass(frozen=True)
+class SetOption(Action):
+    key: str
+    value: object
+
+    def validate(self, battle, ruleset):
+        try:
+            ruleset.check_options({**battle.info.options, self.key: self.value})
+        except ValueError as exc:
+            raise IllegalAction(str(exc)) from None
+
+    def apply(self, battle, ruleset, dice):
+        opts = dict(battle.info.options, **{self.key: self.value})
+        battle.set_info(replace(battle.info, options=MappingProxyType(opts)))
+        return [ScenarioEdited(f"option {self.key} = {self.value!r}")]
