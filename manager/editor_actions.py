@@ -229,6 +229,11 @@ class RelocateLeader(Action):
         return [ScenarioEdited(f"{l.name} placed at ({x:g}, {y:g})")]
 
 
+def _need_points(kind: str, points) -> None:
+    least = {"area": 3, "line": 2, "point": 1}[shape_of(kind)]
+    need(len(points) >= least, f"a {kind} needs at least {least} point(s)")
+
+
 def _terrain_blocks_units(battle, ruleset, features) -> None:
     """Refuse terrain that would leave a unit standing where its rules forbid."""
     probe = battle.copy()
@@ -257,8 +262,7 @@ class AddTerrain(Action):
         need(kind in TERRAIN_KINDS, f"unknown terrain kind {self.kind!r}")
         need(self.id and all(f.id != self.id for f in battle.battlefield.features),
              f"the terrain id {self.id!r} is taken or empty")
-        least = {"area": 3, "line": 2, "point": 1}[shape_of(kind)]
-        need(len(self.points) >= least, f"a {kind} needs at least {least} point(s)")
+        _need_points(kind, self.points)
         _terrain_blocks_units(battle, ruleset, battle.battlefield.features + (self._feature(),))
 
     def _feature(self):
@@ -298,8 +302,7 @@ class ReshapeTerrain(Action):
             f = battle.battlefield.feature(self.id)
         except KeyError:
             raise IllegalAction(f"there is no terrain {self.id!r}") from None
-        least = {"area": 3, "line": 2, "point": 1}[f.shape]
-        need(len(self.points) >= least, f"a {f.kind} needs at least {least} point(s)")
+        _need_points(f.kind, self.points)
         _terrain_blocks_units(battle, ruleset, [f.moved(self.points) if f.id == self.id else f
                                                 for f in battle.battlefield.features])
 

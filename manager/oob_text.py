@@ -201,14 +201,9 @@ def parse_oob(text: str, path="<text>") -> Oob:
 
 
 def read_oob(path) -> Oob:
+    from .scenario_io import read_text
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise OobError(path, "", "no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise OobError(path, "", f"cannot be read as UTF-8 text ({exc})") from None
-    return parse_oob(text, path)
+    return parse_oob(read_text(path, OobError), path)
 
 
 def _slug(text: str) -> str:

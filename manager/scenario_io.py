@@ -80,15 +80,20 @@ class _Reader:
             self.fail(sorted(extra)[0], f"unknown key; expected one of {', '.join(sorted(allowed))}")
 
 
+def read_text(path: Path, error=ScenarioError) -> str:
+    """A file's text, or `error` naming the file when it is missing or not UTF-8."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise error(path, "", "no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise error(path, "", f"cannot be read as UTF-8 text ({exc})") from None
+
+
 def load_scenario(path, ruleset: str | None = None) -> Battle:
     """Read a scenario file; raise ScenarioError (never a traceback) when it is wrong."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ScenarioError(path, "", "no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioError(path, "", f"cannot be read as UTF-8 text ({exc})") from None
+    text = read_text(path, ScenarioError)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -182,17 +187,20 @@ def battle_from_dict(data: dict, path="<scenario>", ruleset_id: str | None = Non
         x, y = place(r)
         return Leader(lid, r.get("name", str), side, x, y, q, r.get("trait", str, ""))
 
+    def optional_leader(r: _Reader, key: str, side: str) -> str:
+        if key not in r.data:
+            return ""
+        leader = leader_from(r.table(key), side)
+        leaders[leader.id] = leader
+        return leader.id
+
     side_readers = root.tables("sides")
-    if len(side_readers) < 2:
+    if len(side_readers) != 2:
         root.fail("sides", f"expected two sides, got {len(side_readers)}")
     for s in side_readers:
         s.unknown({"id", "name", "nation", "home_edge", "colour", "general", "commands"})
         sid = new_id(s)
-        general = ""
-        if "general" in s.data:
-            g = leader_from(s.table("general"), sid)
-            leaders[g.id] = g
-            general = g.id
+        general = optional_leader(s, "general", sid)
         nation = s.get("nation", str, "")
         sides[sid] = Side(sid, s.get("name", str), nation, s.get("home_edge", str, "west", EDGES),
                           s.get("colour", str, "#3050a0"), general)
@@ -200,11 +208,7 @@ def battle_from_dict(data: dict, path="<scenario>", ruleset_id: str | None = Non
         for c in s.tables("commands"):
             c.unknown({"id", "name", "nation", "leader", "orders", "units", "note"})
             cid = new_id(c)
-            leader = ""
-            if "leader" in c.data:
-                l = leader_from(c.table("leader"), sid)
-                leaders[l.id] = l
-                leader = l.id
+            leader = optional_leader(c, "leader", sid)
             cnation = c.get("nation", str, nation)
             commands[cid] = Command(cid, c.get("name", str), sid, cnation,
                                     dict(c.get("orders", dict, {})), c.get("note", str, ""))

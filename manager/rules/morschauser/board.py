@@ -145,3 +145,11 @@ def is_centre(battle, pos) -> bool:
     size = battle.battlefield.grid
     x, y = pos
     return abs((x / size) % 1 - 0.5) < 1e-6 and abs((y / size) % 1 - 0.5) < 1e-6
+
+
+def army_trait(battle, side: str) -> str:
+    """The army general's national characteristic, when those rules are in use."""
+    if not battle.option("national_characteristics"):
+        return ""
+    gid = battle.sides[side].general
+    return battle.leaders[gid].trait if gid and gid in battle.leaders else ""

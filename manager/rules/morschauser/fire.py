@@ -12,8 +12,8 @@ from ...actions import need
 from ...events import UnitFired
 from ...grid import in_front_arc, line_boxes
 from ...odds import Dist, Odds, OddsLine
-from .board import board, box_of, distance, facing_dir, profile
-from .morale import army_trait, fall_back, kutusov_holds, leader_checks, settle, take_hits
+from .board import army_trait, board, box_of, distance, facing_dir, profile
+from .morale import fall_back, kutusov_holds, leader_checks, settle, take_hits
 from .moves import own_unit
 from .movement import is_shaken
 from .tables import FIRE_HITS_FOR_FALL_BACK, GRAPE_RANGE, GRAPE_TO_HIT, LEADER_HIT_FACES

@@ -6,7 +6,7 @@ from ...events import (BattleEnded, BattleStarted, LeaderQualityRolled, PhaseBeg
 from .board import box_of, distance
 from .melee import melees
 from .morale import rally
-from .moves import own_unit
+from .moves import own_leader, own_unit
 from .tables import LEADER, NEXT_PHASE, PHASES, QUALITY
 
 
@@ -89,10 +89,7 @@ def resolve_end_phase(battle, action, dice) -> list:
 
 
 def check_rally(battle, action) -> None:
-    need(action.leader in battle.leaders, f"there is no leader {action.leader!r}")
-    leader = battle.leaders[action.leader]
-    need(not leader.eliminated, f"{leader.name} has fallen")
-    need(leader.side == battle.state.active, f"{leader.name} is not on the side to move")
+    leader = own_leader(battle, action.leader)
     need(not leader.rallied, f"{leader.name} has already rallied a unit this turn")
     unit = own_unit(battle, action.unit)
     need(unit.id in battle.hierarchy.units_led_by(leader.id),

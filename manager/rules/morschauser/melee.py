@@ -15,8 +15,8 @@ from ...actions import need
 from ...events import MeleeResolved
 from ...grid import direction_to, front_boxes, step
 from ...odds import Dist, Odds, OddsLine, compare
-from .board import board, box_of, facing_dir, profile
-from .morale import army_trait, fall_back, leader_checks, settle, take_hits
+from .board import army_trait, board, box_of, facing_dir, profile
+from .morale import fall_back, leader_checks, settle, take_hits
 from .movement import is_shaken, terrain_refusal
 from .tables import LEADER
 

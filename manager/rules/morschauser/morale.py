@@ -6,17 +6,10 @@ from ...events import (ArmyConceded, CommandShaken, HitsTaken, LeaderFell, Leade
                        UnitEliminated, UnitFellBack, UnitPlaced, UnitRallied,
                        UnitRetreated)
 from ...grid import Box, direction_to, step
-from .board import board, box_of
+from .board import army_trait, board, box_of
 from .movement import EDGE_DIR, terrain_refusal
 from .tables import (FALL_BACK_BOXES, LEADER_HIT_FACES, QUALITY, RALLY_FAIL_BELOW,
                      RALLY_TWO_AT, SHAKEN_RETREAT_BOXES)
-
-
-def army_trait(battle, side: str) -> str:
-    if not battle.option("national_characteristics"):
-        return ""
-    gid = battle.sides[side].general
-    return battle.leaders[gid].trait if gid and gid in battle.leaders else ""
 
 
 def kutusov_holds(battle, unit) -> bool:

@@ -12,7 +12,7 @@ import heapq
 import math
 
 from ...grid import DIRS, Box, direction_to, step, turn_steps
-from .board import board, box_of, distance, facing_dir, profile
+from .board import army_trait, board, box_of, distance, facing_dir, profile
 from .tables import COLUMN_MOVE, FORMATION_CHANGE_COST, LEADER
 
 LIGHT_FOOT = frozenset({"light_infantry", "rifles", "skirmishers"})
@@ -69,16 +69,9 @@ def base_move(battle, unit, formation: str | None = None) -> int:
     formation = formation or unit.formation
     if battle.option("formations") and prof.arm == "infantry" and formation == "column":
         move = max(move, COLUMN_MOVE)
-    if prof.arm == "infantry" and _army_trait(battle, unit.side) == "napoleon":
+    if prof.arm == "infantry" and army_trait(battle, unit.side) == "napoleon":
         move += 1
     return move
-
-
-def _army_trait(battle, side: str) -> str:
-    if not battle.option("national_characteristics"):
-        return ""
-    gid = battle.sides[side].general
-    return battle.leaders[gid].trait if gid and gid in battle.leaders else ""
 
 
 def is_shaken(battle, unit) -> bool:

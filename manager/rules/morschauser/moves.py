@@ -22,6 +22,14 @@ def own_unit(battle, uid: str):
     return unit
 
 
+def own_leader(battle, lid: str):
+    need(lid in battle.leaders, f"there is no leader {lid!r}")
+    leader = battle.leaders[lid]
+    need(not leader.eliminated, f"{leader.name} has fallen")
+    need(leader.side == battle.state.active, f"{leader.name} is not on the side to move")
+    return leader
+
+
 def _formation_ok(battle, unit, formation: str) -> None:
     if not formation or formation == unit.formation:
         return
@@ -138,10 +146,7 @@ def resolve_change_formation(battle, action, dice) -> list:
 
 
 def check_move_leader(battle, action) -> None:
-    need(action.leader in battle.leaders, f"there is no leader {action.leader!r}")
-    leader = battle.leaders[action.leader]
-    need(not leader.eliminated, f"{leader.name} has fallen")
-    need(leader.side == battle.state.active, f"{leader.name} is not on the side to move")
+    leader = own_leader(battle, action.leader)
     need(not leader.moved, f"{leader.name} has already moved this turn")
     need(is_centre(battle, action.to), f"{tuple(action.to)} is not the centre of a box")
     b = board(battle)
