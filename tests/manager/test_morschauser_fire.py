@@ -207,3 +207,15 @@ def test_heavy_cavalry_does_not_shoot():
     s, _ = session(build(units))
     with pytest.raises(IllegalAction, match="does not shoot"):
         s.check(ga.Fire("b", "r"))
+
+
+def test_opening_bombardment_long_range_artillery_only_and_no_contact():
+    units = [unit("b", "blue", "line_infantry", (5, 5)), unit("g", "blue", "foot_artillery", (0, 9)),
+             unit("c", "blue", "light_cavalry", (5, 3)), unit("r", "red", "line_infantry", (8, 5)),
+             unit("r2", "red", "line_infantry", (8, 7))]
+    s, _ = session(build(units, options={"bombardment_turns": 1}))
+    with pytest.raises(IllegalAction, match="opening bombardment"):
+        s.check(ga.Fire("b", "r"))
+    assert s.is_legal(ga.Fire("g", "r")), "artillery at 10 boxes: long range"
+    assert not s.is_legal(ga.MoveUnit("c", centre((7, 4)), 135)), "no entering a zone"
+    assert s.ruleset.melees(s.battle) == []

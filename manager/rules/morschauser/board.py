@@ -153,3 +153,8 @@ def army_trait(battle, side: str) -> str:
         return ""
     gid = battle.sides[side].general
     return battle.leaders[gid].trait if gid and gid in battle.leaders else ""
+
+
+def bombarding(battle) -> bool:
+    """Is this still the opening bombardment (long-range artillery and rallying only)?"""
+    return battle.state.turn <= battle.option("bombardment_turns", 0)

@@ -12,7 +12,7 @@ from ...actions import need
 from ...events import UnitFired
 from ...grid import in_front_arc, line_boxes
 from ...odds import Dist, Odds, OddsLine
-from .board import army_trait, board, box_of, distance, facing_dir, profile
+from .board import army_trait, board, bombarding, box_of, distance, facing_dir, profile
 from .morale import fall_back, kutusov_holds, leader_checks, settle, take_hits
 from .moves import own_unit
 from .movement import is_shaken
@@ -155,6 +155,10 @@ def check_fire(battle, action) -> None:
     need(not why, f"no line of sight from {unit.name} to {target.name}: {why}")
     need(fire_spec(battle, unit, target).dice > 0, f"{unit.name} has no dice left to roll "
          "at that range")
+    if bombarding(battle):
+        need(profile(unit).arm == "artillery" and rng > GRAPE_RANGE,
+             f"turn {battle.state.turn} is the opening bombardment: only artillery fires, "
+             f"beyond {GRAPE_RANGE} boxes")
 
 
 def resolve_fire(battle, action, dice) -> list:

@@ -15,7 +15,7 @@ from ...actions import need
 from ...events import MeleeResolved
 from ...grid import direction_to, front_boxes, step
 from ...odds import Dist, Odds, OddsLine, compare
-from .board import army_trait, board, box_of, facing_dir, profile
+from .board import army_trait, board, bombarding, box_of, facing_dir, profile
 from .morale import fall_back, leader_checks, settle, take_hits
 from .movement import is_shaken, terrain_refusal
 from .tables import LEADER
@@ -32,6 +32,8 @@ class Melee:
 def melees(battle) -> list[Melee]:
     """The melees still to fight this phase, in a stable order."""
     def build():
+        if bombarding(battle):
+            return []
         brd = board(battle)
         active, fought = battle.state.active, battle.state.fought
         groups: dict[str, Melee] = {}

@@ -12,7 +12,7 @@ import heapq
 import math
 
 from ...grid import DIRS, Box, direction_to, step, turn_steps
-from .board import army_trait, board, box_of, distance, facing_dir, profile
+from .board import army_trait, board, bombarding, box_of, distance, facing_dir, profile
 from .tables import COLUMN_MOVE, FORMATION_CHANGE_COST, LEADER
 
 LIGHT_FOOT = frozenset({"light_infantry", "rifles", "skirmishers"})
@@ -146,6 +146,7 @@ def search(battle, unit, budget: float, roads_only: bool = False) -> Reach:
     buckets[0].append(start)
     ok_cache: dict[Box, tuple[bool, bool]] = {}
     enemy_zocs = [z for s, z in b.zoc.items() if s != unit.side]
+    no_contact = bombarding(battle)                 # the opening bombardment: keep apart
     contact, contact_came = reach.contact, reach.contact_came
     for cost in range(limit + 1):
         for state in buckets[cost]:
@@ -173,7 +174,7 @@ def search(battle, unit, budget: float, roads_only: bool = False) -> Reach:
             if not ok[0]:
                 continue
             if any(nb in z for z in enemy_zocs):       # entering a zone of control: stop
-                if ok[1] and c < contact.get(nb, 99) * 2:
+                if ok[1] and not no_contact and c < contact.get(nb, 99) * 2:
                     contact[nb] = c / 2
                     contact_came[nb] = state
                 continue
@@ -205,9 +206,10 @@ def rear_moves(battle, unit, budget: float, step_cost: float) -> dict[Box, float
         through, stop = _passable(battle, unit, box, b)
         if not through:
             break
-        if stop:
+        zoc = b.in_enemy_zoc(unit.side, box)
+        if stop and not (zoc and bombarding(battle)):
             out[box] = cost
-        if b.in_enemy_zoc(unit.side, box):
+        if zoc:
             break
     return out
 

@@ -88,6 +88,9 @@ OPTIONS = (
     Option("line_of_sight", "units_and_terrain",
            "What blocks a shot: units and woods/towns/higher ground between, terrain only, "
            "or nothing.", ("units_and_terrain", "terrain_only", "none")),
+    Option("bombardment_turns", 0,
+           "The text's opening fragment: for this many turns combat is limited to long-range "
+           "artillery fire (beyond grape range) and rallying; no unit enters an enemy zone."),
     Option("marsh", "infantry_only",
            "The text is silent on marsh: only infantry may enter it, or nobody.",
            ("infantry_only", "impassable")),
