@@ -302,10 +302,17 @@ class Commander:
                                            for u in units):
             return None                     # already where he should be
 
+        spots_of_units = [brd.unit_box[u.id] for u in units]
+        radius = LEADER["radius"]
+
         def score(box):
-            exposed = 1 if box in brd.box_unit else 0
-            far = sum(1 for u in units if _gap(box, brd.unit_box[u.id]) > LEADER["radius"])
-            return _gap(box, want) + 3 * far + exposed
+            bx, by = box
+            far = 0
+            for ux, uy in spots_of_units:
+                dx, dy = abs(ux - bx), abs(uy - by)
+                if dx + dy - 0.5 * (dx if dx < dy else dy) > radius:
+                    far += 1
+            return _gap(box, want) + 3 * far + (1 if box in brd.box_unit else 0)
         here_score = score(here)
         spots = sorted(((score(bx), bx) for bx in _around(want, 2)
                         if brd.grid.contains(bx) and _gap(here, bx) <= LEADER["move"]))

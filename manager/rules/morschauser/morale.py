@@ -129,11 +129,15 @@ def leader_checks(battle, box: Box, dice, events: list, why: str) -> None:
 def settle(battle, events: list) -> None:
     """After losses: commands that lost half their units become Shaken and retreat at
     once; an army whose commands are all (or half) Shaken concedes."""
+    lost = [e.uid for e in events if isinstance(e, UnitEliminated)]
+    if not lost:
+        return                      # only a unit removed can shake a command or an army
     h = battle.hierarchy
     gone = lambda u: battle.units[u].eliminated
+    hit = {h.command_of(uid) for uid in lost if uid in battle.units}
     for side in battle.sides:
         for cid in h.commands_of(side):
-            if cid in battle.state.shaken or not h.losses_shake(cid, gone):
+            if cid not in hit or cid in battle.state.shaken or not h.losses_shake(cid, gone):
                 continue
             battle.set_state(shaken=battle.state.shaken | {cid})
             events.append(CommandShaken(battle.commands[cid].name))
