@@ -51,12 +51,12 @@ def turn_times(seeds) -> tuple[list[float], list[float]]:
 
 
 def long_log(seed: int):
-    """A log of 12 full turns: the army must concede only when all commands are Shaken."""
+    """A log of 12 turns: the turn limit is 12, and the army concedes only when all its
+    commands are Shaken, so the battle runs to (or very near) the limit."""
     scenario = fresh(seed, army_morale="all")
+    scenario.set_info(replace(scenario.info, turns=12))
     s = Session(scenario.copy())
-    ap = Autopilot(s)
-    while not s.battle.state.over and s.battle.state.turn <= 12:
-        ap.step()
+    Autopilot(s).play()
     return scenario, s
 
 
@@ -144,7 +144,7 @@ def main(argv=None):
     print(f"  full turn (both sides, all phases): median {result['turn_median_ms']:.1f} ms, "
           f"p90 {result['turn_p90_ms']:.1f} ms over {len(turns)} turns; CPU median "
           f"{result['turn_cpu_median_ms']:.1f} ms   [target < 50 ms]")
-    print(f"  replay of a {result['replay_turns'] - 1}-turn log ({result['replay_actions']} actions): "
+    print(f"  replay of a {result['replay_turns']}-turn log ({result['replay_actions']} actions): "
           f"{rep * 1000:.0f} ms   [target < 1 s]")
     print(f"  odds, volley ({result['odds_fire_case']}): {result['odds_fire_ms']:.3f} ms   [target < 1 ms]")
     print(f"  odds, melee ({melee_dice} dice): {result['odds_melee_ms']:.3f} ms   [target < 1 ms]")

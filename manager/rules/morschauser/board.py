@@ -82,16 +82,20 @@ class Board:
                 self._remove_leader(change[1])
                 self._add_leader(change[1])
 
-    def refusal(self, kind: str, box: Box, rule) -> str:
-        """Why `kind` may not enter `box`; the terrain rule runs once per kind and box."""
+    def refusals(self, kind: str, rule) -> dict[Box, str]:
+        """Every on-table box `kind` may not enter, with the reason; built once per kind."""
         table = self._refusals.get(kind)
         if table is None:
             table = self._refusals[kind] = {
                 bx: why for bx, t in self.terrain.boxes.items()
                 if (why := rule(self.battle, kind, bx, t))}
+        return table
+
+    def refusal(self, kind: str, box: Box, rule) -> str:
+        """Why `kind` may not enter `box` ('' when it may)."""
         if not self.grid.contains(box):
             return "off the table"
-        return table.get(box, "")
+        return self.refusals(kind, rule).get(box, "")
 
     def in_enemy_zoc(self, side: str, box: Box) -> bool:
         for s, zoc in self.zoc.items():

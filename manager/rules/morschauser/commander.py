@@ -44,6 +44,7 @@ class Commander:
         self.done: set[str] = set()         # pieces already decided this phase
         self.phase_key = None
         self.order: list[str] = []          # this phase's units, nearest the enemy first
+        self.cursor = 0
         self.nearest: dict[str, Box] = {}   # each unit's nearest enemy box, as the phase began
 
     # ---- the driver's entry points ----------------------------------------------------
@@ -52,6 +53,7 @@ class Commander:
         key = (b.state.turn, b.state.active, b.state.phase)
         if key != self.phase_key:
             self.phase_key, self.done, self.order, self.nearest = key, set(), [], {}
+            self.cursor = 0
         if b.state.active != self.side:
             return None
         phase = b.state.phase
@@ -121,7 +123,9 @@ class Commander:
                 near = nearest(here, eboxes)
                 self.nearest[u.id], gap[u.id] = near, _gap(here, near)
             self.order = sorted(gap, key=lambda uid: (gap[uid], uid))
-        for uid in self.order:
+        while self.cursor < len(self.order) and self.order[self.cursor] in self.done:
+            self.cursor += 1                # units before the cursor have finished
+        for uid in self.order[self.cursor:]:
             u = b.units[uid]
             if uid in self.done or u.eliminated:
                 continue

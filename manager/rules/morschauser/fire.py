@@ -103,12 +103,13 @@ def fire_spec(battle, unit, target) -> FireSpec:
         notes.append("+1 die: British line at close range")
     modifier = 0
     cover = []
-    tt = board(battle).terrain.at(b)
+    terrain = board(battle).terrain
+    tt = terrain.at(b)
     if "woods" in tt.kinds:
         cover.append("woods")
     if "town" in tt.kinds:
         cover.append("buildings")
-    if board(battle).terrain.wall_between(a, b):
+    if terrain.wall_between(a, b):
         cover.append("behind a wall")
     if cover:
         modifier -= len(cover) if battle.option("terrain_penalties_stack") else 1

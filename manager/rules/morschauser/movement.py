@@ -147,6 +147,11 @@ def search(battle, unit, budget: float, roads_only: bool = False) -> Reach:
     ok_cache: dict[Box, tuple[bool, bool]] = {}
     enemy_zocs = [z for s, z in b.zoc.items() if s != unit.side]
     no_contact = bombarding(battle)                 # the opening bombardment: keep apart
+    cols, rows = b.grid.cols, b.grid.rows
+    refused = b.refusals(unit.kind, _refusal)
+    box_unit, box_leaders = b.box_unit, b.box_leaders
+    units, leaders, side = battle.units, battle.leaders, unit.side
+    through_friends = bool(battle.option("pass_through_friends"))
     contact, contact_came = reach.contact, reach.contact_came
     for cost in range(limit + 1):
         for state in buckets[cost]:
@@ -166,10 +171,18 @@ def search(battle, unit, budget: float, roads_only: bool = False) -> Reach:
             dx, dy = DIRS[d]
             nb = (box[0] + dx, box[1] + dy)
             ok = ok_cache.get(nb)
-            if ok is None:
-                ok = _passable(battle, unit, nb, b)
-                if roads_only and "road" not in terrain.at(nb).kinds:
+            if ok is None:                              # _passable, inlined: the hot path
+                if not (0 <= nb[0] < cols and 0 <= nb[1] < rows) or nb in refused or (
+                        roads_only and "road" not in terrain.at(nb).kinds):
                     ok = (False, False)
+                else:
+                    other = box_unit.get(nb)
+                    if other is not None and other != unit.id:
+                        ok = (False, False) if units[other].side != side else (through_friends, False)
+                    elif any(leaders[l].side != side for l in box_leaders.get(nb, ())):
+                        ok = (False, False)
+                    else:
+                        ok = (True, True)
                 ok_cache[nb] = ok
             if not ok[0]:
                 continue
