@@ -26,6 +26,7 @@ class BoxTerrain:
 
 
 OPEN = BoxTerrain(frozenset(), 0)
+SCREENS = frozenset({"woods", "town"})      # terrain no one sees through
 
 
 def feature_geometry(feature):
@@ -74,6 +75,10 @@ class TerrainIndex:
                             elevation[(c, r)] = max(elevation.get((c, r), 0), feature.level)
         for b, ks in kinds.items():
             self.boxes[b] = BoxTerrain(frozenset(ks), elevation.get(b, 0))
+        # what lines of sight ask of every box they cross, as plain lookups
+        self.heights: dict[Box, int] = dict(elevation)
+        self.screens: dict[Box, str] = {b: "/".join(sorted(ks & SCREENS))
+                                        for b, ks in kinds.items() if ks & SCREENS}
 
     def at(self, box: Box) -> BoxTerrain:
         return self.boxes.get(box, OPEN)

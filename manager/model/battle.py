@@ -180,6 +180,10 @@ class Battle:
             value = self._cache[key] = build()
             return value
 
+    def peek(self, key, default=None):
+        """A derived value if one is cached now, without building it."""
+        return self._cache.get(key, default)
+
     def option(self, key: str, default=None):
         return self.info.options.get(key, default)
 

@@ -18,7 +18,6 @@ from .moves import own_unit
 from .movement import is_shaken
 from .tables import FIRE_HITS_FOR_FALL_BACK, GRAPE_RANGE, GRAPE_TO_HIT, LEADER_HIT_FACES
 
-BLOCKING = frozenset({"woods", "town"})
 
 
 @dataclass
@@ -58,16 +57,17 @@ def _blocked(battle, a, b) -> str:
     if mode == "none":
         return ""
     brd = board(battle)
-    ta, tb = brd.terrain.at(a).elevation, brd.terrain.at(b).elevation
+    heights, screens = brd.terrain.heights, brd.terrain.screens
+    top = max(heights.get(a, 0), heights.get(b, 0))
+    units = brd.box_unit if mode == "units_and_terrain" else {}
     for box in line_boxes(a, b):
-        t = brd.terrain.at(box)
-        if t.elevation > max(ta, tb):
+        h = heights.get(box, 0)
+        if h > top:
             return f"higher ground at {box}"
-        if BLOCKING & t.kinds:
-            return f"{'/'.join(sorted(BLOCKING & t.kinds))} at {box}"
-        if mode == "units_and_terrain" and box in brd.box_unit:
-            if not (max(ta, tb) > t.elevation):     # shooting over troops from a hill
-                return f"{brd.unit_at(box).name} is in the way"
+        if box in screens:
+            return f"{screens[box]} at {box}"
+        if box in units and not top > h:        # troops on the line, unless shot over from a hill
+            return f"{battle.units[units[box]].name} is in the way"
     return ""
 
 

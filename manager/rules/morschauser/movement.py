@@ -111,19 +111,35 @@ class Reach:
         return path[::-1]
 
 
-def _passable(battle, unit, box: Box, b) -> tuple[bool, bool]:
-    """(may pass through, may stop in) for the unit and this box."""
-    if b.refusal(unit.kind, box, _refusal):
-        return False, False
-    other = b.box_unit.get(box)
-    if other is not None and other != unit.id:
-        if battle.units[other].side != unit.side:
-            return False, False
-        return bool(battle.option("pass_through_friends")), False
-    for l in b.box_leaders.get(box, ()):
-        if battle.leaders[l].side != unit.side:
-            return False, False
-    return True, True
+def _stepper(battle, unit, roads_only: bool):
+    """ok(box) -> (may pass through, may stop in), cached per search; the rules of a step
+    in one place for the full search and the targeted one."""
+    b = board(battle)
+    cols, rows = b.grid.cols, b.grid.rows
+    refused = b.refusals(unit.kind, _refusal)
+    terrain, box_unit, box_leaders = b.terrain, b.box_unit, b.box_leaders
+    units, leaders, side = battle.units, battle.leaders, unit.side
+    through_friends = bool(battle.option("pass_through_friends"))
+    cache: dict[Box, tuple[bool, bool]] = {}
+
+    def ok(nb: Box) -> tuple[bool, bool]:
+        hit = cache.get(nb)
+        if hit is not None:
+            return hit
+        if not (0 <= nb[0] < cols and 0 <= nb[1] < rows) or nb in refused or (
+                roads_only and "road" not in terrain.at(nb).kinds):
+            hit = (False, False)
+        else:
+            other = box_unit.get(nb)
+            if other is not None and other != unit.id:
+                hit = (False, False) if units[other].side != side else (through_friends, False)
+            elif any(leaders[l].side != side for l in box_leaders.get(nb, ())):
+                hit = (False, False)
+            else:
+                hit = (True, True)
+        cache[nb] = hit
+        return hit
+    return ok, cache
 
 
 def search(battle, unit, budget: float, roads_only: bool = False) -> Reach:
@@ -136,22 +152,16 @@ def search(battle, unit, budget: float, roads_only: bool = False) -> Reach:
     start = (box_of(battle, unit), facing_dir(unit))
     reach = Reach()
     reach.cost[start] = 0.0
-    terrain = b.terrain
-    if roads_only and "road" not in terrain.at(start[0]).kinds:
+    if roads_only and "road" not in b.terrain.at(start[0]).kinds:
         return reach
     limit = int(budget * 2 + 1e-9)
     best: dict[tuple, int] = {start: 0}
     came = reach.came
     buckets: list[list] = [[] for _ in range(limit + 1)]
     buckets[0].append(start)
-    ok_cache: dict[Box, tuple[bool, bool]] = {}
+    ok, ok_cache = _stepper(battle, unit, roads_only)
     enemy_zocs = [z for s, z in b.zoc.items() if s != unit.side]
     no_contact = bombarding(battle)                 # the opening bombardment: keep apart
-    cols, rows = b.grid.cols, b.grid.rows
-    refused = b.refusals(unit.kind, _refusal)
-    box_unit, box_leaders = b.box_unit, b.box_leaders
-    units, leaders, side = battle.units, battle.leaders, unit.side
-    through_friends = bool(battle.option("pass_through_friends"))
     contact, contact_came = reach.contact, reach.contact_came
     for cost in range(limit + 1):
         for state in buckets[cost]:
@@ -170,24 +180,11 @@ def search(battle, unit, budget: float, roads_only: bool = False) -> Reach:
                 continue
             dx, dy = DIRS[d]
             nb = (box[0] + dx, box[1] + dy)
-            ok = ok_cache.get(nb)
-            if ok is None:                              # _passable, inlined: the hot path
-                if not (0 <= nb[0] < cols and 0 <= nb[1] < rows) or nb in refused or (
-                        roads_only and "road" not in terrain.at(nb).kinds):
-                    ok = (False, False)
-                else:
-                    other = box_unit.get(nb)
-                    if other is not None and other != unit.id:
-                        ok = (False, False) if units[other].side != side else (through_friends, False)
-                    elif any(leaders[l].side != side for l in box_leaders.get(nb, ())):
-                        ok = (False, False)
-                    else:
-                        ok = (True, True)
-                ok_cache[nb] = ok
-            if not ok[0]:
+            through, stop = ok(nb)
+            if not through:
                 continue
             if any(nb in z for z in enemy_zocs):       # entering a zone of control: stop
-                if ok[1] and not no_contact and c < contact.get(nb, 99) * 2:
+                if stop and not no_contact and c < contact.get(nb, 99) * 2:
                     contact[nb] = c / 2
                     contact_came[nb] = state
                 continue
@@ -203,11 +200,67 @@ def search(battle, unit, budget: float, roads_only: bool = False) -> Reach:
     return reach
 
 
+def search_to(battle, unit, budget: float, to: Box, facing: int,
+              roads_only: bool = False) -> float | None:
+    """The cheapest cost of ending in `to` facing `facing`, or None: A* over the same
+    states as `search`, guided by the octile distance, so a check costs a straight walk."""
+    b = board(battle)
+    start = (box_of(battle, unit), facing_dir(unit))
+    if roads_only and "road" not in b.terrain.at(start[0]).kinds:
+        return None
+    ok, _ = _stepper(battle, unit, roads_only)
+    if to != start[0] and not ok(to)[1]:
+        return None
+    limit = int(budget * 2 + 1e-9)
+    enemy_zocs = [z for s, z in b.zoc.items() if s != unit.side]
+    contact_goal = (not bombarding(battle) and any(to in z for z in enemy_zocs)
+                    and facing in contact_facings(battle, unit, to))
+
+    def h(box):                                     # half-boxes: 2 straight, 3 diagonal
+        dx, dy = abs(box[0] - to[0]), abs(box[1] - to[1])
+        return 2 * max(dx, dy) + min(dx, dy)
+    best: dict = {start: 0}
+    heap = [(h(start[0]), 0, start)]
+    while heap:
+        f, c, state = heapq.heappop(heap)
+        if state == "contact":
+            return c / 2
+        if c != best.get(state):
+            continue
+        box, d = state
+        if box == to and d == facing and not contact_goal:
+            return c / 2
+        if c + 1 <= limit and c + 1 + h(box) <= limit:
+            for nd in ((d + 1) & 7, (d - 1) & 7):
+                ns = (box, nd)
+                if c + 1 < best.get(ns, 99):
+                    best[ns] = c + 1
+                    heapq.heappush(heap, (c + 1 + h(box), c + 1, ns))
+        dx, dy = DIRS[d]
+        nb = (box[0] + dx, box[1] + dy)
+        nc = c + (3 if d & 1 else 2)
+        if nc + h(nb) > limit:
+            continue
+        through, stop = ok(nb)
+        if not through:
+            continue
+        if any(nb in z for z in enemy_zocs):
+            if nb == to and contact_goal and stop and nc < best.get("contact", 99):
+                best["contact"] = nc
+                heapq.heappush(heap, (nc, nc, "contact"))
+            continue
+        ns = (nb, d)
+        if nc < best.get(ns, 99):
+            best[ns] = nc
+            heapq.heappush(heap, (nc + h(nb), nc, ns))
+    return None
+
+
 def rear_moves(battle, unit, budget: float, step_cost: float) -> dict[Box, float]:
     """Boxes reachable straight to the rear, facing unchanged, with their cost."""
     b = board(battle)
-    d = facing_dir(unit)
-    back = (d + 4) % 8
+    ok, _ = _stepper(battle, unit, False)
+    back = (facing_dir(unit) + 4) % 8
     per_box = (1.5 if back % 2 else 1.0) * step_cost
     out: dict[Box, float] = {}
     box, cost = box_of(battle, unit), 0.0
@@ -216,7 +269,7 @@ def rear_moves(battle, unit, budget: float, step_cost: float) -> dict[Box, float
         cost += per_box
         if cost > budget + 1e-9:
             break
-        through, stop = _passable(battle, unit, box, b)
+        through, stop = ok(box)
         if not through:
             break
         zoc = b.in_enemy_zoc(unit.side, box)

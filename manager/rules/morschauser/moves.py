@@ -8,6 +8,7 @@ from ...grid import DIR_NAMES, dir_of_degrees
 from .board import board, box_of, distance, facing_dir, is_centre, profile
 from .movement import (allowances, contact_facings, facing_cost, formation_cost,
                        half_speed_reasons, is_shaken, leader_cost, rear_moves, search,
+                       search_to,
                        terrain_refusal)
 from .tables import FORMATIONS, LEADER
 
@@ -56,23 +57,53 @@ def move_options(battle, unit, formation: str = ""):
 
 
 def move_cost(battle, unit, to_box, facing: int, formation: str = "") -> float | None:
-    """The cheapest legal cost of this move, or None when it cannot be made."""
-    reach, roads, backs, budget = move_options(battle, unit, formation)
+    """The cheapest legal cost of this move, or None when it cannot be made (cached until
+    the battle changes, so resolving a move reuses the answer its check found)."""
+    key = ("morschauser.move_cost", unit.id, to_box, facing, formation)
+    return battle.cached(key, lambda: _move_cost(battle, unit, to_box, facing, formation))
+
+
+def _move_cost(battle, unit, to_box, facing: int, formation: str = "") -> float | None:
+    """The cheapest legal cost of this move, or None when it cannot be made.
+
+    Read off the full search when it has been made (the commander and the UI make it to
+    weigh or show every choice); otherwise a targeted search to the one box and facing."""
+    if battle.peek(("morschauser.moves", unit.id, formation)) is not None:
+        return _cost_from_reach(battle, unit, to_box, facing, formation)
+    return _targeted_cost(battle, unit, to_box, facing, formation)
+
+
+def _targeted_cost(battle, unit, to_box, facing: int, formation: str = "") -> float | None:
+    """A* to the one state asked for; the same steps as the full search (tested equal)."""
+    form = formation or unit.formation
+    fwd, rear, rear_step = allowances(battle, unit, form)
+    extra = formation_cost(battle, unit, formation)
     start = box_of(battle, unit)
     if to_box == start:
-        c = facing_cost(facing_dir(unit), facing) + formation_cost(battle, unit, formation)
-        return c if c <= budget + formation_cost(battle, unit, formation) + 1e-9 else None
-    best = None
-    for r in (reach, roads):
-        c = r.cost.get((to_box, facing))
-        if c is not None:
-            best = c if best is None else min(best, c)
-        if to_box in r.contact and facing in contact_facings(battle, unit, to_box):
-            c = r.contact[to_box]
-            best = c if best is None else min(best, c)
-    if to_box in backs and facing == facing_dir(unit):
-        best = backs[to_box] if best is None else min(best, backs[to_box])
-    return best
+        c = facing_cost(facing_dir(unit), facing) + extra
+        return c if c <= fwd + 1e-9 else None
+    costs = [search_to(battle, unit, fwd - extra, to_box, facing),
+             search_to(battle, unit, 1.5 * fwd - extra, to_box, facing, roads_only=True)]
+    if facing == facing_dir(unit):
+        costs.append(rear_moves(battle, unit, rear - extra, rear_step).get(to_box))
+    costs = [c + extra for c in costs if c is not None]
+    return min(costs) if costs else None
+
+
+def _cost_from_reach(battle, unit, to_box, facing: int, formation: str) -> float | None:
+    """The same answer read off the full search, when it has been made already."""
+    reach, roads, backs, budget = move_options(battle, unit, formation)
+    extra = formation_cost(battle, unit, formation)
+    if to_box == box_of(battle, unit):
+        c = facing_cost(facing_dir(unit), facing) + extra
+        return c if c <= budget + extra + 1e-9 else None
+    costs = [r.cost.get((to_box, facing)) for r in (reach, roads)]
+    costs += [r.contact[to_box] for r in (reach, roads)
+              if to_box in r.contact and facing in contact_facings(battle, unit, to_box)]
+    if facing == facing_dir(unit):
+        costs.append(backs.get(to_box))
+    costs = [c + extra for c in costs if c is not None]
+    return min(costs) if costs else None
 
 
 def check_move_unit(battle, action) -> None:
