@@ -37,7 +37,6 @@ class TurnState:
     reason: str = ""
     dice_seq: int = 1                 # next roll's sequence number: the whole dice state
     fought: frozenset = frozenset()   # pieces that fought a melee this phase
-    scratch: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
 
 
 class Battle:

@@ -3,7 +3,6 @@ import pytest
 
 from builders import build, centre, session, unit
 from manager import game_actions as ga
-from manager.dice import QueueSource
 from manager.errors import DiceError, IllegalAction
 from manager.session import LogEntry, Session
 

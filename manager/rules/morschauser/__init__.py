@@ -5,7 +5,6 @@ from ... import game_actions as ga
 from .. import register_ruleset
 from ..base import Ruleset
 from . import fire, flow, melee, moves
-from .board import box_of
 from .tables import OPTIONS, PHASES, PROFILES
 
 

@@ -16,6 +16,7 @@ from ...grid import in_front_arc
 from .fire import blocked, check_fire_unit, fire_spec, max_range
 from .melee import melees
 from .movement import EDGE_DIR, contact_facings, leader_cost
+from .morale import rallyable
 from .moves import move_options
 from .tables import LEADER
 
@@ -93,14 +94,9 @@ class Commander:
             if leader.rallied or leader.id in self.done:
                 continue
             self.done.add(leader.id)
-            lb = box_of(b, leader)
             best = None
-            for uid in b.hierarchy.units_led_by(leader.id):
+            for uid in rallyable(b, leader):
                 u = b.units[uid]
-                if u.eliminated or u.hits >= u.max_hits:
-                    continue
-                if box_distance(lb, box_of(b, u)) > LEADER["radius"]:
-                    continue
                 score = (u.max_hits - u.hits) + (2 if 2 * u.hits <= u.max_hits else 0)
                 if best is None or score > best[0]:
                     best = (score, uid)

@@ -5,7 +5,7 @@ from ...actions import need
 from ...events import (BattleEnded, BattleStarted, LeaderQualityRolled, PhaseBegan, TurnBegan)
 from .board import box_of, distance
 from .melee import melees
-from .morale import rally
+from .morale import rally, rallyable
 from .moves import own_leader, own_unit
 from .tables import LEADER, NEXT_PHASE, PHASES, QUALITY
 
@@ -95,9 +95,10 @@ def check_rally(battle, action) -> None:
     need(unit.id in battle.hierarchy.units_led_by(leader.id),
          f"{unit.name} is not under {leader.name}'s command")
     need(unit.hits < unit.max_hits, f"{unit.name} has lost no hits")
-    d = distance(box_of(battle, leader), box_of(battle, unit))
-    need(d <= LEADER["radius"], f"{unit.name} is {d:g} boxes from {leader.name}; "
-         f"he rallies within {LEADER['radius']}")
+    if unit.id not in rallyable(battle, leader):
+        d = distance(box_of(battle, leader), box_of(battle, unit))
+        need(False, f"{unit.name} is {d:g} boxes from {leader.name}; "
+             f"he rallies within {LEADER['radius']}")
 
 
 def resolve_rally(battle, action, dice) -> list:

@@ -6,7 +6,7 @@ from ...events import (ArmyConceded, CommandShaken, HitsTaken, LeaderFell, Leade
                        UnitEliminated, UnitFellBack, UnitPlaced, UnitRallied,
                        UnitRetreated)
 from ...grid import Box, direction_to, step
-from .board import army_trait, board, box_of
+from .board import army_trait, board, box_of, distance
 from .movement import EDGE_DIR, terrain_refusal
 from .tables import (FALL_BACK_BOXES, LEADER_HIT_FACES, QUALITY, RALLY_FAIL_BELOW,
                      RALLY_TWO_AT, SHAKEN_RETREAT_BOXES)
@@ -46,7 +46,6 @@ def spanish_guerillas(battle, unit, events: list) -> None:
         return
     from dataclasses import replace as _replace
     from ...grid import box_distance
-    from ...model.hierarchy import Hierarchy
     b = board(battle)
     here = box_of(battle, unit)
     enemies = [b.unit_box[e.id] for e in battle.live_units() if e.side != unit.side]
@@ -162,6 +161,17 @@ def settle(battle, events: list) -> None:
                              f"concedes: {reason}")
             events.append(ArmyConceded(battle.sides[side].name, reason))
             return
+
+
+def rallyable(battle, leader) -> list[str]:
+    """Units the leader may rally: his own, within his radius (the hierarchy answers),
+    still in the battle and short of hits."""
+    from .tables import LEADER
+    h = battle.hierarchy
+    near = h.units_within(leader.id, LEADER["radius"], lambda u: box_of(battle, battle.units[u]),
+                          box_of(battle, leader), distance)
+    return [u for u in near if not battle.units[u].eliminated
+            and battle.units[u].hits < battle.units[u].max_hits]
 
 
 def rally_score(battle, leader, face: int) -> tuple[int, int]:
