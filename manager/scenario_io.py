@@ -110,6 +110,8 @@ def battle_from_dict(data: dict, path="<scenario>", ruleset_id: str | None = Non
     try:
         ruleset = get_ruleset(rid)
     except BerthierError as exc:
+        if ruleset_id:              # the user's --ruleset, not the file, is wrong
+            raise ScenarioError(path, "--ruleset", str(exc)) from None
         sc.fail("ruleset", str(exc))
     opts = root.table("options", {})
     try:
