@@ -8,7 +8,8 @@ It proposes one action at a time; the driver in manager/autopilot.py executes th
 """
 from __future__ import annotations
 
-from ...game_actions import EndPhase, Fire, MoveLeader, MoveUnit, Rally, ResolveMelee
+from ...game_actions import (ChangeFormation, EndPhase, Fire, MoveLeader, MoveUnit, Rally,
+                             ResolveMelee)
 from ...grid import Box, DIRS, box_distance, direction_to, front_boxes, step
 from .board import board, box_of, facing_dir, profile
 from ...errors import IllegalAction
@@ -47,6 +48,7 @@ class Commander:
         self.order: list[str] = []          # this phase's units, nearest the enemy first
         self.cursor = 0
         self.nearest: dict[str, Box] = {}   # each unit's nearest enemy box, as the phase began
+        self.front: dict[str, float] = {}   # each command's median distance to its objective
 
     # ---- the driver's entry points ----------------------------------------------------
     def next_action(self):
@@ -54,6 +56,7 @@ class Commander:
         key = (b.state.turn, b.state.active, b.state.phase)
         if key != self.phase_key:
             self.phase_key, self.done, self.order, self.nearest = key, set(), [], {}
+            self.front = {}
             self.cursor = 0
         if b.state.active != self.side:
             return None
@@ -119,6 +122,14 @@ class Commander:
                 near = nearest(here, eboxes)
                 self.nearest[u.id], gap[u.id] = near, _gap(here, near)
             self.order = sorted(gap, key=lambda uid: (gap[uid], uid))
+            for cid in b.hierarchy.commands_of(self.side):
+                _, obj = self.orders(cid)
+                if obj is None:
+                    continue
+                ds = sorted(_gap(brd.unit_box[u], obj) for u in b.hierarchy.units_of(cid)
+                            if not b.units[u].eliminated)
+                if ds:
+                    self.front[cid] = ds[len(ds) // 2]
         while self.cursor < len(self.order) and self.order[self.cursor] in self.done:
             self.cursor += 1                # units before the cursor have finished
         for uid in self.order[self.cursor:]:
@@ -161,10 +172,33 @@ class Commander:
         if kind == "reserve" or (prof.arm == "artillery" and dist <= max_range(b, u) * 0.75
                                  and self._best_shot(u) is not None):
             return None
-        if kind == "hold" and obj is not None and box_distance(here, obj) <= 2 and dist > 3:
-            return None
+        if kind == "hold" and obj is not None and _gap(here, obj) <= 2 and dist > 4:
+            return None                     # holding, and nobody close enough to strike
+        form = self._formation(u, dist, eboxes)
+        if form == "square":
+            return ChangeFormation(u.id, "square")
         goal = self._goal(u, kind, obj, near)
-        return self._choose_move(u, goal, near, kind)
+        return self._choose_move(u, goal, near, kind, form)
+
+    def _formation(self, u, dist: float, eboxes) -> str:
+        """With formations in use: column to march, line to fight, square against
+        cavalry close by. '' keeps the formation it has."""
+        b = self.battle
+        if not b.option("formations") or profile(u).arm != "infantry":
+            return ""
+        here = box_of(b, u)
+        brd = board(b)
+        horse = [e for e in eboxes if _gap(here, e) <= 4
+                 and profile(b.units[brd.box_unit[e]]).arm == "cavalry"]
+        if any(_gap(here, e) <= 2 for e in horse):
+            return "square" if u.formation != "square" else ""
+        if u.formation == "square":
+            return "line" if not horse else ""
+        if dist > 7 and u.formation == "line":
+            return "column"
+        if dist <= 5 and u.formation == "column":
+            return "line"
+        return ""
 
     def _goal(self, u, kind, obj, near) -> Box:
         b = self.battle
@@ -176,19 +210,26 @@ class Commander:
             return near
         return obj
 
-    def _choose_move(self, u, goal: Box, near: Box, kind: str):
+    def _choose_move(self, u, goal: Box, near: Box, kind: str, form: str = ""):
         b = self.battle
         prof = profile(u)
-        reach, roads, backs, _ = move_options(b, u)
+        reach, roads, backs, _ = move_options(b, u, form)
         here = box_of(b, u)
         best_score, best = self._score_stay(u, goal), None
+        # keep the line: marching on the objective, no more than 1.5 boxes ahead of the
+        # command's median unit (contact and the enemy itself are not held back)
+        front = self.front.get(b.hierarchy.command_of(u.id))
+        pace = front is not None and goal != near and kind != "withdraw"
+        # hold: once at the objective, stay within 2 boxes of it (3 to close with the enemy)
+        _, obj = self.orders(b.hierarchy.command_of(u.id))
+        anchor = obj if kind == "hold" and obj is not None and _gap(here, obj) <= 2 else None
         artillery = prof.arm == "artillery"
         rng = max_range(b, u) if prof["fire_dice"] else 0
         ideal = min(rng * 0.6, 6)
         per_box: dict[Box, tuple[float, int]] = {}      # box -> (score before facing, wanted dir)
         for r in (reach, roads):
             for (box, d), cost in r.cost.items():
-                if box == here:
+                if box == here or (anchor and _gap(box, anchor) > 2):
                     continue
                 pb = per_box.get(box)
                 if pb is None:
@@ -198,11 +239,17 @@ class Commander:
                         pb = (-_gap(box, goal) * 2, direction_to(box, goal))
                     per_box[box] = pb
                 s = pb[0] - 0.3 * _turn_off(d, pb[1]) - (0 if artillery else 0.05 * cost)
+                if pace:
+                    ahead = front - _gap(box, goal)
+                    if ahead > 1.5:
+                        s -= 3 * (ahead - 1.5)
                 if s > best_score:
                     best_score, best = s, (box, d)
             if artillery or kind == "withdraw":
                 continue
             for box in r.contact:
+                if anchor and _gap(box, anchor) > 3:
+                    continue
                 for d in contact_facings(b, u, box):
                     edge = self._melee_edge(u, box, d)
                     if edge is None:
@@ -216,9 +263,9 @@ class Commander:
                 if s > best_score:
                     best_score, best = s, (box, facing_dir(u))
         if best is None:
-            return None
+            return ChangeFormation(u.id, form) if form else None
         x, y = board(b).centre(best[0])
-        return MoveUnit(u.id, (x, y), best[1] * 45)
+        return MoveUnit(u.id, (x, y), best[1] * 45, form)
 
     def _score_stay(self, u, goal) -> float:
         here = box_of(self.battle, u)
