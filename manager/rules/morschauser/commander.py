@@ -8,19 +8,17 @@ It proposes one action at a time; the driver in manager/autopilot.py executes th
 """
 from __future__ import annotations
 
+from ...errors import IllegalAction
 from ...game_actions import (ChangeFormation, EndPhase, Fire, MoveLeader, MoveUnit, Rally,
                              ResolveMelee)
-from ...grid import Box, DIRS, box_distance, direction_to, front_boxes, step
+from ...grid import DIRS, Box, box_distance, direction_to, front_boxes, in_front_arc, step
 from .board import board, box_of, facing_dir, profile
-from ...errors import IllegalAction
-from ...grid import in_front_arc
 from .fire import blocked, check_fire_unit, fire_spec, max_range
 from .melee import melees
-from .movement import EDGE_DIR, contact_facings, leader_cost
 from .morale import rallyable
+from .movement import EDGE_DIR, contact_facings, leader_cost
 from .moves import move_options
 from .tables import LEADER
-
 
 
 def _gap(a: Box, b: Box) -> float:
