@@ -63,6 +63,11 @@ def in_front_arc(box: Box, facing: int, target: Box, half_angle: float = 45.0) -
     dx, dy = target[0] - box[0], target[1] - box[1]
     if dx == 0 and dy == 0:
         return False
+    if half_angle == 45:
+        # exact in integers: cos(angle) >= 1/sqrt(2)  <=>  2 dot^2 >= |f|^2 |t|^2, dot >= 0
+        fx, fy = DIRS[facing % 8]
+        dot = fx * dx + fy * dy
+        return dot >= 0 and 2 * dot * dot >= (fx * fx + fy * fy) * (dx * dx + dy * dy)
     bearing = math.degrees(math.atan2(dx, -dy)) % 360
     diff = abs((bearing - facing * 45 + 180) % 360 - 180)
     return diff <= half_angle + 1e-9

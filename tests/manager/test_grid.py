@@ -55,3 +55,15 @@ def test_line_walk_matches_exact_clipping():
     for a in itertools.product(range(0, 4), repeat=2):
         for b in itertools.product(range(-6, 7), repeat=2):
             assert set(line_boxes(a, b)) == _clipped(a, b), (a, b)
+
+
+def test_the_integer_arc_test_matches_the_angle():
+    import math
+    for facing in range(8):
+        for dx in range(-7, 8):
+            for dy in range(-7, 8):
+                if dx == dy == 0:
+                    continue
+                bearing = math.degrees(math.atan2(dx, -dy)) % 360
+                diff = abs((bearing - facing * 45 + 180) % 360 - 180)
+                assert in_front_arc((0, 0), facing, (dx, dy)) == (diff <= 45 + 1e-9), (facing, dx, dy)

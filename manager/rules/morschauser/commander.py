@@ -323,7 +323,8 @@ class Commander:
                 continue
             spec = fire_spec(b, u, e)
             if spec.dice > 0:
-                value = float(spec.die().times(spec.dice).mean()) * (1.5 if e.hits <= 2 else 1.0)
+                per_die = sum(spec.hits_for(f) for f in range(1, 7)) / 6
+                value = spec.dice * per_die * (1.5 if e.hits <= 2 else 1.0)
                 if best is None or value > best[0]:
                     best = (value, Fire(u.id, e.id))
             looked += 1
