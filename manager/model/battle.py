@@ -110,6 +110,11 @@ class Battle:
         changes = self._journal[mark - self._journal_base:]
         return (None if ("all",) in changes else changes), end
 
+    def current(self, key):
+        """A derived view if it is up to date now, else None (a cheap first look)."""
+        hit = self._derived.get(key)
+        return hit[0] if hit is not None and hit[2] == self.version else None
+
     def derived(self, key, build, update):
         """A view kept current by applying the journal of changes to it (or rebuilding)."""
         hit = self._derived.get(key)

@@ -123,9 +123,14 @@ class Board:
         return self.grid.centre(box)
 
 
+BOARD = "morschauser.board"
+
+
 def board(battle) -> Board:
-    return battle.derived("morschauser.board", lambda: Board(battle),
-                          lambda view, changes: view.update(changes))
+    view = battle.current(BOARD)             # the common case: nothing changed since
+    if view is not None:
+        return view
+    return battle.derived(BOARD, lambda: Board(battle), lambda v, changes: v.update(changes))
 
 
 def profile(unit) -> UnitProfile:
@@ -138,7 +143,7 @@ def box_of(battle, piece) -> Box:
 
 
 def facing_dir(unit) -> int:
-    return dir_of_degrees(unit.facing)
+    return (unit.facing // 45) % 8          # grid facings are multiples of 45 (checked on load)
 
 
 def distance(a: Box, b: Box) -> float:

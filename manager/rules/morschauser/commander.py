@@ -160,8 +160,10 @@ class Commander:
         engaged = step(here, facing_dir(u)) in board(b).box_unit and \
             b.units[board(b).box_unit[step(here, facing_dir(u))]].side != self.side
         shoots = prof["fire_dice"] > 0
-        if not u.fired and shoots and (engaged or u.moved or kind in ("reserve", "hold")
-                                       or prof.arm == "artillery" or u.fixed):
+        in_reach = u.moved or dist <= max_range(b, u)      # unmoved: the nearest enemy decides
+        if not u.fired and shoots and in_reach and (
+                engaged or u.moved or kind in ("reserve", "hold") or prof.arm == "artillery"
+                or u.fixed):
             shot = self._best_shot(u)
             if shot is not None:
                 return shot
