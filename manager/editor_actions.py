@@ -12,6 +12,7 @@ from .errors import IllegalAction
 from .events import ScenarioEdited
 from .model.battlefield import TERRAIN_ALIASES, TERRAIN_KINDS, TerrainFeature, shape_of
 from .model.forces import UNIT_KINDS, Command, Leader, Unit
+from .placement import placement_problem
 
 EDITABLE = {"name": str, "kind": str, "hits": int, "guard": bool, "fixed": bool,
             "nation": str, "sharpshooters": bool, "formation": str}
@@ -23,19 +24,8 @@ def _ids(battle) -> set[str]:
 
 def _check_spot(battle, ruleset, kind: str, pos, moving: str = "") -> None:
     """May a piece of this kind stand at pos (inches)? `moving` is the unit being moved."""
-    bf = battle.battlefield
-    need(len(pos) == 2, "a position is (x, y) in inches")
-    x, y = pos
-    need(0 <= x <= bf.width and 0 <= y <= bf.height,
-         f"({x:g}, {y:g}) is off the {bf.width:g} x {bf.height:g} inch table")
-    refuse = getattr(ruleset, "position_refusal", None)
-    why = refuse(battle, kind, pos) if refuse else ""
-    need(not why, f"a {kind.replace('_', ' ')} cannot stand there: {why}")
-    if bf.grid and kind != "leader":
-        box = (int(x // bf.grid), int(y // bf.grid))
-        for u in battle.live_units():
-            if u.id != moving and (int(u.x // bf.grid), int(u.y // bf.grid)) == box:
-                raise IllegalAction(f"box {box} is held by {u.name}: one unit a box")
+    problem = placement_problem(battle, ruleset, kind, pos, moving)
+    need(not problem, problem)
 
 
 def _snap(battle, pos):

@@ -21,9 +21,6 @@ class BoxTerrain:
     kinds: frozenset            # terrain kinds present in the box
     elevation: int = 0          # hill contour level at the box centre
 
-    def has(self, kind: str) -> bool:
-        return kind in self.kinds
-
 
 OPEN = BoxTerrain(frozenset(), 0)
 SCREENS = frozenset({"woods", "town"})      # terrain no one sees through

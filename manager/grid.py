@@ -19,9 +19,6 @@ def dir_of_degrees(degrees: float) -> int:
     return int(round((degrees % 360) / 45.0)) % 8
 
 
-def degrees_of_dir(d: int) -> int:
-    return (d % 8) * 45
-
 
 def step(box: Box, d: int) -> Box:
     dx, dy = DIRS[d % 8]
@@ -40,9 +37,6 @@ def box_distance(a: Box, b: Box) -> float:
     diag = min(dx, dy)
     return (max(dx, dy) - diag) + 1.5 * diag
 
-
-def chebyshev(a: Box, b: Box) -> int:
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
 def direction_to(a: Box, b: Box) -> int:

@@ -51,9 +51,6 @@ class Dist:
     def p_at_least(self, k: int) -> Fraction:
         return Fraction(sum(self.weights[max(k, 0):]), self.total)
 
-    def p_less_than(self, k: int) -> Fraction:
-        return 1 - self.p_at_least(k)
-
     def mean(self) -> Fraction:
         return Fraction(sum(i * w for i, w in enumerate(self.weights)), self.total)
 

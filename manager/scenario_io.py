@@ -18,6 +18,7 @@ from .model import (Battle, Battlefield, Command, Hierarchy, Leader, ScenarioInf
 from .model.battlefield import TERRAIN_ALIASES, TERRAIN_KINDS, shape_of
 from .model.forces import UNIT_KINDS
 from .model.hierarchy import army_node, command_node, unit_node
+from .placement import placement_problem
 from .rules import get_ruleset
 
 EDGES = ("north", "south", "east", "west")
@@ -186,8 +187,12 @@ def battle_from_dict(data: dict, path="<scenario>", ruleset_id: str | None = Non
         q = r.get("quality", int, 0)
         if not 0 <= q <= 6:
             r.fail("quality", f"expected 1 (abysmal) to 6 (superior), or 0 to roll; got {q}")
+        trait = r.get("trait", str, "")
+        if trait and trait not in ruleset.traits:
+            r.fail("trait", f"expected one of {', '.join(ruleset.traits) or 'none'} "
+                   f"({ruleset.name}), got {trait!r}")
         x, y = place(r)
-        return Leader(lid, r.get("name", str), side, x, y, q, r.get("trait", str, ""))
+        return Leader(lid, r.get("name", str), side, x, y, q, trait)
 
     def optional_leader(r: _Reader, key: str, side: str) -> str:
         if key not in r.data:
@@ -253,18 +258,12 @@ def battle_from_dict(data: dict, path="<scenario>", ruleset_id: str | None = Non
 def _check_positions(battle, ruleset, path) -> None:
     """Nothing may start where the rules would never let it stand."""
     taken: dict = {}
-    refuse = getattr(ruleset, "position_refusal", None)
     for u in battle.units.values():
-        if refuse:
-            why = refuse(battle, u.kind, u.pos)
-            if why:
-                raise ScenarioError(path, f"unit {u.id}", f"cannot stand at {u.pos}: {why}")
+        problem = placement_problem(battle, ruleset, u.kind, u.pos, taken=taken)
+        if problem:
+            raise ScenarioError(path, f"unit {u.id}", problem)
         if battle.battlefield.grid:
-            box = (int(u.x // battle.battlefield.grid), int(u.y // battle.battlefield.grid))
-            if box in taken:
-                raise ScenarioError(path, f"unit {u.id}", f"box {box} is already held by "
-                                    f"{taken[box]}; one unit per box")
-            taken[box] = u.id
+            taken[(int(u.x // battle.battlefield.grid), int(u.y // battle.battlefield.grid))] = u.id
 
 
 def battle_to_dict(battle: Battle) -> dict:

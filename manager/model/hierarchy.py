@@ -122,11 +122,6 @@ class Hierarchy:
     def _edited(self) -> nx.DiGraph:
         return self.graph.copy()
 
-    def with_army(self, side: str, general: str = "") -> "Hierarchy":
-        g = self._edited()
-        g.add_node(army_node(side), kind="army", ref=side, leader=general)
-        return Hierarchy(g)
-
     def with_command(self, side: str, cid: str, leader: str = "") -> "Hierarchy":
         g = self._edited()
         g.add_node(command_node(cid), kind="command", ref=cid, leader=leader)
@@ -151,8 +146,3 @@ class Hierarchy:
         g.add_edge(command_node(cid), unit_node(uid))
         return Hierarchy(g)
 
-    def with_leader(self, node_kind: str, ref: str, lid: str) -> "Hierarchy":
-        g = self._edited()
-        node = army_node(ref) if node_kind == "army" else command_node(ref)
-        g.nodes[node]["leader"] = lid
-        return Hierarchy(g)

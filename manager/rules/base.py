@@ -61,6 +61,7 @@ class Ruleset:
     profiles: dict[str, UnitProfile] = {}
     options: tuple[Option, ...] = ()
     phases: tuple[Phase, ...] = ()
+    traits: tuple[str, ...] = ()        # leader characteristics a scenario may name
 
     def __init__(self):
         self._checkers: dict[str, Callable] = {}

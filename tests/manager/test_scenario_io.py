@@ -115,3 +115,11 @@ def test_unknown_options_are_named(tmp_path):
     p.write_text(text)
     with pytest.raises(ScenarioError, match="unknown option 'national_character'"):
         load_scenario(p)
+
+
+def test_a_misspelt_leader_trait_is_named_not_ignored(tmp_path):
+    text = AUSTERLITZ.read_text().replace('trait = "napoleon"', 'trait = "napolean"', 1)
+    p = tmp_path / "a.toml"
+    p.write_text(text)
+    with pytest.raises(ScenarioError, match=r"sides\[0\]\.general\.trait: expected one of napoleon"):
+        load_scenario(p)

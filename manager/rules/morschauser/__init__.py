@@ -5,7 +5,7 @@ from ... import game_actions as ga
 from .. import register_ruleset
 from ..base import Ruleset
 from . import fire, flow, melee, moves
-from .tables import OPTIONS, PHASES, PROFILES
+from .tables import OPTIONS, PHASES, PROFILES, TRAITS
 
 
 class Morschauser(Ruleset):
@@ -15,6 +15,7 @@ class Morschauser(Ruleset):
     profiles = PROFILES
     options = OPTIONS
     phases = PHASES
+    traits = TRAITS
 
     def __init__(self):
         super().__init__()

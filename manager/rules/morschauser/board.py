@@ -111,10 +111,6 @@ class Board:
                 out.extend(zoc.get(box, ()))
         return out
 
-    def unit_at(self, box: Box):
-        uid = self.box_unit.get(box)
-        return self.battle.units[uid] if uid else None
-
     def leaders_at(self, box: Box, side: str | None = None) -> list[str]:
         return [l for l in self.box_leaders.get(box, ())
                 if side is None or self.battle.leaders[l].side == side]

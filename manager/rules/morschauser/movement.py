@@ -91,24 +91,11 @@ def allowances(battle, unit, formation: str | None = None) -> tuple[float, float
 
 # ---- the search -------------------------------------------------------------------------------
 class Reach:
-    """Every (box, facing) a unit can end its move in, with the cost and the path."""
+    """Every (box, facing) a unit can end its move in, with the cheapest cost."""
 
     def __init__(self):
         self.cost: dict[tuple[Box, int], float] = {}
-        self.came: dict[tuple[Box, int], tuple] = {}
         self.contact: dict[Box, float] = {}        # ZOC boxes entered, cheapest cost
-        self.contact_came: dict[Box, tuple] = {}
-
-    def boxes(self) -> set[Box]:
-        return {b for b, _ in self.cost} | set(self.contact)
-
-    def path_to(self, state) -> list[Box]:
-        path = []
-        while state is not None:
-            if not path or path[-1] != state[0]:
-                path.append(state[0])
-            state = self.came.get(state)
-        return path[::-1]
 
 
 def _stepper(battle, unit, roads_only: bool):
@@ -156,13 +143,12 @@ def search(battle, unit, budget: float, roads_only: bool = False) -> Reach:
         return reach
     limit = int(budget * 2 + 1e-9)
     best: dict[tuple, int] = {start: 0}
-    came = reach.came
     buckets: list[list] = [[] for _ in range(limit + 1)]
     buckets[0].append(start)
     ok, ok_cache = _stepper(battle, unit, roads_only)
     enemy_zocs = [z for s, z in b.zoc.items() if s != unit.side]
     no_contact = bombarding(battle)                 # the opening bombardment: keep apart
-    contact, contact_came = reach.contact, reach.contact_came
+    contact = reach.contact
     for cost in range(limit + 1):
         for state in buckets[cost]:
             if best[state] != cost:
@@ -173,7 +159,6 @@ def search(battle, unit, budget: float, roads_only: bool = False) -> Reach:
                     ns = (box, nd)
                     if cost + 1 < best.get(ns, 99):
                         best[ns] = cost + 1
-                        came[ns] = state
                         buckets[cost + 1].append(ns)
             c = cost + (3 if d & 1 else 2)              # a step straight ahead
             if c > limit:
@@ -186,12 +171,10 @@ def search(battle, unit, budget: float, roads_only: bool = False) -> Reach:
             if any(nb in z for z in enemy_zocs):       # entering a zone of control: stop
                 if stop and not no_contact and c < contact.get(nb, 99) * 2:
                     contact[nb] = c / 2
-                    contact_came[nb] = state
                 continue
             ns = (nb, d)
             if c < best.get(ns, 99):
                 best[ns] = c
-                came[ns] = state
                 buckets[c].append(ns)
     # a state in a box the unit may not stop in (a friend's) is only a way through
     for state, c in best.items():
