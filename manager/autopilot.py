@@ -10,8 +10,11 @@ from .game_actions import EndPhase, ResolveMelee, StartBattle
 
 
 class Autopilot:
-    def __init__(self, session, sides=None):
+    def __init__(self, session, sides=None, execute=None):
+        """`execute` runs an action or raises IllegalAction (default: the session's own;
+        the desktop app passes its document's, so each move lands on the undo stack)."""
         self.session = session
+        self.execute = execute or session.execute
         battle = session.battle
         self.sides = set(sides or battle.sides)
         self.commanders = {s: session.ruleset.commander(battle, s) for s in battle.sides}
@@ -24,7 +27,7 @@ class Autopilot:
         if b.state.over:
             return False
         if not b.state.started:
-            s.execute(StartBattle())
+            self.execute(StartBattle())
             return True
         if b.state.active not in self.sides:
             return False
@@ -35,7 +38,7 @@ class Autopilot:
                 melee = next(m for m in s.ruleset.melees(b) if m.defender == action.defender)
                 action = ResolveMelee(action.defender, self.commanders[defender.side].joiners(melee))
         try:
-            s.execute(action)
+            self.execute(action)
         except IllegalAction:
             # a proposal the rules refuse is a commander bug; never let it stall the game
             self.refused += 1

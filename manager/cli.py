@@ -141,10 +141,16 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv=None) -> int:
+def main(argv=None, extend=None, default=None) -> int:
+    """Run a subcommand. The desktop app passes `extend` (adds its own subcommands,
+    e.g. `open`) and `default` (what a bare `berthier` does), so this module stays Qt-free."""
     parser = build_parser()
+    if extend is not None:
+        extend(parser._subparsers._group_actions[0])
     args = parser.parse_args(argv)
     if not args.command:
+        if default is not None:
+            return default()
         parser.print_help()
         return 0
     if getattr(args, "runs", None) is not None and args.runs < 1:

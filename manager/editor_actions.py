@@ -205,6 +205,62 @@ class RenameCommand(Action):
 
 @register
 @dataclass(frozen=True)
+class RemoveCommand(Action):
+    """Disband a command: its units and its leader leave the battle with it."""
+    command: str
+
+    def validate(self, battle, ruleset):
+        need(self.command in battle.commands, f"there is no command {self.command!r}")
+        side = battle.commands[self.command].side
+        need(len(battle.hierarchy.commands_of(side)) > 1,
+             f"{battle.commands[self.command].name} is the last command of its army")
+
+    def apply(self, battle, ruleset, dice):
+        h = battle.hierarchy
+        cmd = battle.commands[self.command]
+        for uid in h.units_of(self.command):
+            battle.drop_unit(uid)
+        leader = h.leader_of_command(self.command)
+        if leader:
+            del battle.leaders[leader]
+        del battle.commands[self.command]
+        battle.set_hierarchy(h.without_command(self.command))
+        return [ScenarioEdited(f"command {cmd.name} disbanded")]
+
+
+LEADER_EDITABLE = {"name": str, "quality": int, "trait": str, "hits": int}
+
+
+@register
+@dataclass(frozen=True)
+class EditLeader(Action):
+    leader: str
+    changes: tuple            # ((field, value), ...)
+
+    def validate(self, battle, ruleset):
+        need(self.leader in battle.leaders, f"there is no leader {self.leader!r}")
+        l = battle.leaders[self.leader]
+        for key, value in self.changes:
+            need(key in LEADER_EDITABLE,
+                 f"{key!r} cannot be edited; editable: {', '.join(LEADER_EDITABLE)}")
+            need(isinstance(value, LEADER_EDITABLE[key]) and not isinstance(value, bool),
+                 f"{key} must be {LEADER_EDITABLE[key].__name__}, not {value!r}")
+        fields = dict(self.changes)
+        need(0 <= fields.get("quality", l.quality) <= 6,
+             "quality is 1 (abysmal) to 6 (superior), or 0 to roll at the start")
+        need(1 <= fields.get("hits", l.hits) <= l.max_hits, f"hits must be 1 to {l.max_hits}")
+        trait = fields.get("trait", l.trait)
+        need(not trait or trait in ruleset.traits,
+             f"unknown trait {trait!r}; known: {', '.join(ruleset.traits) or 'none'}")
+        need(fields.get("name", l.name).strip() != "", "a leader needs a name")
+
+    def apply(self, battle, ruleset, dice):
+        l = battle.update_leader(self.leader, **dict(self.changes))
+        return [ScenarioEdited(f"{l.name} edited: {', '.join(sorted(dict(self.changes)))}")]
+
+
+@register
+@dataclass(frozen=True)
 class RelocateLeader(Action):
     leader: str
     pos: tuple

@@ -65,6 +65,10 @@ class Hierarchy:
     def command_of(self, uid: str) -> str:
         return self._command_of[uid]
 
+    def find_command(self, uid: str) -> str:
+        """The unit's command id, or '' when it belongs to none."""
+        return self._command_of.get(uid, "")
+
     def units_of(self, cid: str) -> tuple[str, ...]:
         return self._units_of.get(cid, ())
 
@@ -83,6 +87,10 @@ class Hierarchy:
     def leader_node(self, lid: str) -> tuple[str, str]:
         """('command', id) or ('army', side) for the node a leader commands."""
         return self._node_of_leader[lid]
+
+    def find_leader_node(self, lid: str) -> tuple[str, str]:
+        """Like leader_node, but ('', '') for a leader who commands nothing."""
+        return self._node_of_leader.get(lid, ("", ""))
 
     def units_led_by(self, lid: str) -> tuple[str, ...]:
         kind, ref = self._node_of_leader.get(lid, ("", ""))
@@ -137,6 +145,12 @@ class Hierarchy:
     def without_unit(self, uid: str) -> "Hierarchy":
         g = self._edited()
         g.remove_node(unit_node(uid))
+        return Hierarchy(g)
+
+    def without_command(self, cid: str) -> "Hierarchy":
+        """The command and its units gone (the caller drops the records)."""
+        g = self._edited()
+        g.remove_nodes_from([unit_node(u) for u in self.units_of(cid)] + [command_node(cid)])
         return Hierarchy(g)
 
     def reassigned(self, uid: str, cid: str) -> "Hierarchy":

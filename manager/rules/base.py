@@ -62,6 +62,7 @@ class Ruleset:
     options: tuple[Option, ...] = ()
     phases: tuple[Phase, ...] = ()
     traits: tuple[str, ...] = ()        # leader characteristics a scenario may name
+    formations: tuple[str, ...] = ("line",)
 
     def __init__(self):
         self._checkers: dict[str, Callable] = {}
@@ -134,6 +135,25 @@ class Ruleset:
 
     def commander(self, battle, side: str):
         raise NotImplementedError
+
+    def melees(self, battle) -> list:
+        """Melees still to fight this phase (objects with .defender, .attackers, .may_join)."""
+        return []
+
+    # ---- what the battlefield view draws (inches; rulesets measured in boxes override) --
+    FRONTAGE = {"infantry": (4.0, 1.0), "cavalry": (4.0, 1.5), "artillery": (2.0, 2.0)}
+
+    def footprint(self, battle, unit) -> tuple[float, float]:
+        """(frontage, depth) of the unit's base on the table, in inches."""
+        return self.FRONTAGE.get(self.profile(unit.kind).arm, (3.0, 1.0))
+
+    def command_area(self, battle, leader) -> list[tuple]:
+        """Outline(s) of the ground a leader commands, as polygons in inches."""
+        return []
+
+    def reach_area(self, battle, unit) -> list[tuple]:
+        """Polygons (inches) the unit could move to now; [] when it cannot move."""
+        return []
 
     def describe_profiles(self) -> list[dict]:
         return [{"kind": p.kind, "label": p.label, "arm": p.arm, **p.stats}

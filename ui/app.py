@@ -1,0 +1,87 @@
+"""`berthier`: the one QApplication entry. With no arguments it opens the main window on
+the last battle (Austerlitz the first time); `berthier open FILE` opens a scenario;
+`berthier screenshot SCENARIO OUT.png` renders the window offscreen. Every other
+subcommand is the headless CLI in manager.cli."""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+FLAGSHIP = Path(__file__).resolve().parents[1] / "scenarios" / "austerlitz.toml"
+
+
+def application():
+    from PySide6.QtWidgets import QApplication
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication(sys.argv[:1])
+        app.setApplicationName("Berthier")
+        app.setOrganizationName("Berthier")
+    return app
+
+
+def make_window(path=None):
+    """A main window on `path`, else the last battle, else Austerlitz."""
+    from .main_window import MainWindow
+    window = MainWindow()
+    candidates = [path] if path else [window.settings.last(), FLAGSHIP]
+    for candidate in candidates:
+        if candidate and Path(candidate).is_file() and window.open_path(candidate):
+            return window
+    if window.doc is None:          # the asked-for file failed: say so over the flagship
+        error = window.last_error
+        window.open_path(FLAGSHIP)
+        if error is not None:
+            window.show_error(error.windowTitle(), error.text())
+    return window
+
+
+def run_gui(path=None) -> int:
+    app = application()
+    window = make_window(path)
+    window.show()
+    return app.exec()
+
+
+def screenshot(scenario, out, size="1600x1000") -> int:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from manager.errors import ScenarioError
+    try:
+        w, h = (int(v) for v in size.lower().split("x"))
+    except ValueError:
+        raise ScenarioError(f"--size must be WIDTHxHEIGHT in pixels, e.g. 1600x1000, not {size!r}") from None
+    app = application()
+    window = make_window(scenario)
+    if window.doc is None or window.doc.path is None or Path(window.doc.path).resolve() != Path(scenario).resolve():
+        raise ScenarioError(window.last_error.text() if window.last_error else f"cannot open {scenario}")
+    window.resize(w, h)
+    window.show()
+    app.processEvents()
+    window.view.fit_table()
+    app.processEvents()
+    if not window.grab().save(str(out)):
+        raise ScenarioError(f"cannot write the image {out}")
+    print(f"wrote {out} ({w}x{h})")
+    window.close()
+    return 0
+
+
+def _extend(sub) -> None:
+    o = sub.add_parser("open", help="open a scenario in the desktop app")
+    o.add_argument("file")
+    o.set_defaults(run=lambda a: run_gui(a.file))
+    s = sub.add_parser("screenshot", help="render the main window on a scenario to a PNG")
+    s.add_argument("scenario")
+    s.add_argument("out")
+    s.add_argument("--size", default="1600x1000", help="WIDTHxHEIGHT in pixels")
+    s.set_defaults(run=lambda a: screenshot(a.scenario, a.out, a.size))
+
+
+def main(argv=None) -> int:
+    from manager.cli import main as cli_main
+    return cli_main(argv, extend=_extend, default=run_gui)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

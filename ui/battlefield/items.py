@@ -1,0 +1,241 @@
+"""Unit counters and leader markers. They mirror model records and never own state:
+`sync(record, ...)` is the only way they change (Tiled's syncWithMapObject)."""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPixmap, QPolygonF
+from PySide6.QtSvg import QSvgRenderer
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QStyle
+
+RESOURCES = Path(__file__).resolve().parents[2] / "resources"
+_SYMBOLS: dict[str, QPixmap] = {}
+
+UNIT_Z, LEADER_Z, AREA_Z = 20, 30, 15
+
+
+def symbol(arm: str) -> QPixmap:
+    """The NATO mark for an arm, rendered once from its SVG (painting SVG per frame is slow)."""
+    pm = _SYMBOLS.get(arm)
+    if pm is None:
+        renderer = QSvgRenderer(str(RESOURCES / "symbols" / f"{arm}.svg"))
+        pm = QPixmap(120, 80)
+        pm.fill(Qt.transparent)
+        p = QPainter(pm)
+        renderer.render(p)
+        p.end()
+        _SYMBOLS[arm] = pm
+    return pm
+
+
+def contrast(colour: QColor) -> QColor:
+    return QColor("black") if colour.lightnessF() > 0.55 else QColor("white")
+
+
+class UnitItem(QGraphicsItem):
+    """A counter of the unit's true frontage and depth, turned to its facing: the front
+    edge is drawn heavy, the NATO mark on the left, name and hits on the right."""
+
+    kind = "unit"
+
+    def __init__(self, uid: str):
+        super().__init__()
+        self.uid = uid
+        self.record = None
+        self.key = None
+        self.setFlag(QGraphicsItem.ItemIsSelectable)
+        self.setAcceptHoverEvents(True)
+        self.setZValue(UNIT_Z)
+        self._rect = QRectF()
+        self._colour = QColor("grey")
+        self._label = ""
+        self._hits = ""
+        self._arm = "infantry"
+        self._shaken = self._disordered = False
+        self.illegal = False           # a dragged ghost the rules refuse
+
+    def sync(self, unit, colour: str, arm: str, footprint, shaken: bool) -> None:
+        self.prepareGeometryChange()
+        self.record = unit
+        w, d = footprint
+        self._rect = QRectF(-w / 2, -d / 2, w, d)
+        self._colour = QColor(colour)
+        self._label = unit.name
+        self._hits = f"{unit.hits}/{unit.max_hits}"
+        self._arm = arm
+        self._shaken, self._disordered = shaken, unit.disordered
+        self.setPos(unit.x, unit.y)
+        self.setRotation(unit.facing)
+        self.setVisible(not unit.eliminated)
+        self.setToolTip(f"{unit.name}\n{unit.kind.replace('_', ' ')}, {unit.formation}\n"
+                        f"hits {unit.hits} of {unit.max_hits}"
+                        + ("\nShaken command" if shaken else "")
+                        + ("\ndisordered" if unit.disordered else ""))
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return self._rect.adjusted(-0.3, -0.3, 0.3, 0.3)
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addRect(self._rect)
+        return path
+
+    def paint(self, p: QPainter, option, widget=None) -> None:
+        r = self._rect
+        lod = option.levelOfDetailFromTransform(p.worldTransform())
+        fill = QColor(self._colour)
+        if self._shaken:
+            fill = fill.lighter(140)
+        p.setPen(QPen(QColor("#202020"), 0.06))
+        p.setBrush(fill)
+        p.drawRect(r)
+        if self._shaken:        # diagonal red hatching: a Shaken command at a glance
+            p.setBrush(QBrush(QColor(200, 20, 20, 170), Qt.BDiagPattern))
+            p.drawRect(r)
+        # the front edge
+        p.setPen(QPen(QColor("#101010"), 0.22, Qt.SolidLine, Qt.FlatCap))
+        p.drawLine(QPointF(r.left(), r.top()), QPointF(r.right(), r.top()))
+        if self._disordered:
+            p.setPen(QPen(QColor("#f0c000"), 0.15, Qt.DashLine))
+            p.setBrush(Qt.NoBrush)
+            p.drawRect(r.adjusted(-0.12, -0.12, 0.12, 0.12))
+        sym = QRectF(r.left() + 0.08 * r.width(), r.top() + 0.18 * r.height(),
+                     min(0.34 * r.width(), 1.5 * 0.64 * r.height()), 0.64 * r.height())
+        if lod > 2.5:
+            p.drawPixmap(sym, symbol(self._arm), QRectF(0, 0, 120, 80))
+        if lod > 9:
+            p.setPen(contrast(fill))
+            font = QFont("Sans")
+            font.setPixelSize(max(1, int(r.height() * 0.34 * lod)))
+            p.save()
+            p.scale(1 / lod, 1 / lod)        # text at screen resolution
+            text_rect = QRectF((sym.right() + 0.05) * lod, r.top() * lod,
+                               (r.right() - sym.right() - 0.1) * lod, r.height() * lod)
+            p.setFont(font)
+            name = p.fontMetrics().elidedText(self._label, Qt.ElideRight, int(text_rect.width()))
+            p.drawText(text_rect, Qt.AlignLeft | Qt.AlignTop, name)
+            p.drawText(text_rect, Qt.AlignRight | Qt.AlignBottom, self._hits)
+            p.restore()
+        if self.illegal:
+            p.setPen(QPen(QColor("#e00000"), 0.25))
+            p.setBrush(Qt.NoBrush)
+            p.drawRect(r.adjusted(-0.2, -0.2, 0.2, 0.2))
+        if option.state & QStyle.State_Selected:
+            p.setPen(QPen(QColor("#ffb000"), 0.2))
+            p.setBrush(Qt.NoBrush)
+            p.drawRect(r.adjusted(-0.15, -0.15, 0.15, 0.15))
+
+
+class LeaderItem(QGraphicsItem):
+    """A round marker; the general's carries a star. Hover or select to see his command."""
+
+    kind = "leader"
+    RADIUS = 0.7
+
+    def __init__(self, lid: str, area: "CommandAreaItem"):
+        super().__init__()
+        self.uid = lid
+        self.record = None
+        self.key = None
+        self.area = area
+        self.general = False
+        self._colour = QColor("grey")
+        self._hovered = False
+        self.setFlag(QGraphicsItem.ItemIsSelectable)
+        self.setAcceptHoverEvents(True)
+        self.setZValue(LEADER_Z)
+
+    def sync(self, leader, colour: str, general: bool, area_polygons, label: str) -> None:
+        self.record = leader
+        self._colour = QColor(colour)
+        self.general = general
+        self.setPos(leader.x, leader.y)
+        self.setVisible(not leader.eliminated)
+        self.area.set_polygons(area_polygons)
+        self.setToolTip(label)
+        self._show_area()
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        r = self.RADIUS + 0.15
+        return QRectF(-r, -r, 2 * r, 2 * r)
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addEllipse(QPointF(0, 0), self.RADIUS, self.RADIUS)
+        return path
+
+    def paint(self, p: QPainter, option, widget=None) -> None:
+        r = self.RADIUS
+        selected = bool(option.state & QStyle.State_Selected)
+        p.setPen(QPen(QColor("#ffb000") if selected else QColor("white"), 0.18 if selected else 0.1))
+        p.setBrush(self._colour)
+        p.drawEllipse(QPointF(0, 0), r, r)
+        p.setPen(QPen(contrast(self._colour), 0.1))
+        if self.general:
+            star = QPainterPath()
+            for k in range(10):
+                rr = 0.5 * r if k % 2 == 0 else 0.22 * r
+                a = math.pi / 2 + k * math.pi / 5
+                pt = QPointF(rr * math.cos(a), -rr * math.sin(a))
+                star.moveTo(pt) if k == 0 else star.lineTo(pt)
+            star.closeSubpath()
+            p.setBrush(contrast(self._colour))
+            p.drawPath(star)
+        else:
+            p.drawLine(QPointF(-0.4 * r, 0), QPointF(0.4 * r, 0))
+            p.drawLine(QPointF(0, -0.4 * r), QPointF(0, 0.4 * r))
+        if self.record is not None and self.record.hits < self.record.max_hits:
+            p.setPen(QPen(QColor("#d00000"), 0.15))
+            p.setBrush(Qt.NoBrush)
+            p.drawEllipse(QPointF(0, 0), r + 0.05, r + 0.05)
+
+    def hoverEnterEvent(self, event):
+        self._hovered = True
+        self._show_area()
+
+    def hoverLeaveEvent(self, event):
+        self._hovered = False
+        self._show_area()
+
+    def itemChange(self, change, value):
+        if change == QGraphicsItem.ItemSelectedHasChanged:
+            self._show_area()
+        return super().itemChange(change, value)
+
+    def _show_area(self) -> None:
+        self.area.setVisible(self.isVisible() and (self._hovered or self.isSelected()))
+
+
+class CommandAreaItem(QGraphicsPathItem):
+    """The ground a leader commands, as the ruleset outlines it."""
+
+    def __init__(self, colour: str = "#ffffff"):
+        super().__init__()
+        self.setZValue(AREA_Z)
+        self.setVisible(False)
+        self.setAcceptedMouseButtons(Qt.NoButton)
+        c = QColor(colour)
+        self.setPen(QPen(c.darker(130), 0.15, Qt.DashLine))
+        c.setAlpha(45)
+        self.setBrush(c)
+        self._polygons = None
+
+    def set_polygons(self, polygons) -> None:
+        if polygons == self._polygons:
+            return
+        self._polygons = polygons
+        self.setPath(polygons_path(polygons))
+
+
+def polygons_path(polygons) -> QPainterPath:
+    """One outline for many polygons (boxes of a grid merge into a single region)."""
+    path = QPainterPath()
+    path.setFillRule(Qt.WindingFill)
+    for poly in polygons or ():
+        path.addPolygon(QPolygonF([QPointF(x, y) for x, y in poly]))
+        path.closeSubpath()
+    return path.simplified()

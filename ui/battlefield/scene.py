@@ -1,0 +1,193 @@
+"""The battlefield scene: table, grid, terrain, units and leaders, one scene unit an inch.
+
+`sync()` mirrors the battle the document shows. Model records are immutable, so an item
+is refreshed only when its record is a different object: a full pass over 2,000 units is
+a dictionary walk, and nothing is redrawn that did not change.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QLineF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QPen
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsScene
+
+from .items import CommandAreaItem, LeaderItem, UnitItem, polygons_path
+from .terrain import TerrainItem
+
+TABLE_COLOUR = "#cfe0a8"
+
+
+class GridItem(QGraphicsItem):
+    """Box lines over the terrain; drawn only where visible and only when legible."""
+
+    def __init__(self):
+        super().__init__()
+        self.setZValue(12)
+        self.setAcceptedMouseButtons(Qt.NoButton)
+        self.width = self.height = 0.0
+        self.size = None
+
+    def set_table(self, width, height, size) -> None:
+        self.prepareGeometryChange()
+        self.width, self.height, self.size = width, height, size
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return QRectF(0, 0, self.width, self.height)
+
+    def paint(self, p, option, widget=None) -> None:
+        if not self.size:
+            return
+        lod = option.levelOfDetailFromTransform(p.worldTransform())
+        if lod * self.size < 6:
+            return
+        p.setPen(QPen(QColor(60, 60, 40, 90), 0))      # cosmetic hairline
+        r = option.exposedRect.intersected(self.boundingRect())
+        s = self.size
+        x = int(r.left() // s) * s
+        lines = []
+        while x <= r.right():
+            lines.append(QLineF(x, r.top(), x, r.bottom()))
+            x += s
+        y = int(r.top() // s) * s
+        while y <= r.bottom():
+            lines.append(QLineF(r.left(), y, r.right(), y))
+            y += s
+        p.drawLines(lines)
+
+
+class BattleScene(QGraphicsScene):
+    def __init__(self, doc):
+        super().__init__()
+        self.doc = doc
+        self.table = self.addRect(QRectF(), QPen(QColor("#6a5a3a"), 0.3), QBrush(QColor(TABLE_COLOUR)))
+        self.table.setZValue(-10)
+        self.grid = GridItem()
+        self.addItem(self.grid)
+        self.terrain: dict[str, TerrainItem] = {}
+        self.units: dict[str, UnitItem] = {}
+        self.leaders: dict[str, LeaderItem] = {}
+        self.reach = QGraphicsPathItem()
+        self.reach.setZValue(13)
+        self.reach.setPen(QPen(QColor(30, 110, 220, 200), 0.15))
+        self.reach.setBrush(QColor(60, 140, 255, 55))
+        self.reach.setAcceptedMouseButtons(Qt.NoButton)
+        self.addItem(self.reach)
+        self._table_key = None
+        self._syncing = False
+        self.setItemIndexMethod(QGraphicsScene.BspTreeIndex)
+        doc.changed.connect(self.sync)
+        doc.selection_changed.connect(self._select_from_doc)
+        self.selectionChanged.connect(self._select_to_doc)
+        self.sync()
+
+    # ---- mirror the model ---------------------------------------------------------------
+    def sync(self) -> None:
+        b = self.doc.shown
+        self._syncing = True
+        try:
+            self._sync_table(b)
+            self._sync_terrain(b)
+            self._sync_units(b)
+            self._sync_leaders(b)
+        finally:
+            self._syncing = False
+        self._select_from_doc()
+
+    def _sync_table(self, b) -> None:
+        bf = b.battlefield
+        key = (bf.width, bf.height, bf.grid)
+        if key != self._table_key:
+            self._table_key = key
+            self.table.setRect(QRectF(0, 0, bf.width, bf.height))
+            self.grid.set_table(bf.width, bf.height, bf.grid)
+            m = max(bf.width, bf.height) * 0.05
+            self.setSceneRect(QRectF(-m, -m, bf.width + 2 * m, bf.height + 2 * m))
+
+    def _sync_terrain(self, b) -> None:
+        seen = set()
+        for f in b.battlefield.features:
+            seen.add(f.id)
+            item = self.terrain.get(f.id)
+            if item is None:
+                item = self.terrain[f.id] = TerrainItem(f)
+                self.addItem(item)
+            elif item.feature is not f:
+                item.sync(f)
+        for fid in set(self.terrain) - seen:
+            self.removeItem(self.terrain.pop(fid))
+
+    def _sync_units(self, b) -> None:
+        h, shaken, rs = b.hierarchy, b.state.shaken, self.doc.ruleset
+        for uid, u in b.units.items():
+            cid = h.find_command(uid)
+            key = (u, cid in shaken, b.sides[u.side].colour if u.side in b.sides else "")
+            item = self.units.get(uid)
+            if item is None:
+                item = self.units[uid] = UnitItem(uid)
+                self.addItem(item)
+            if item.key != key:
+                item.key = key
+                item.sync(u, key[2], rs.profile(u.kind).arm, rs.footprint(b, u), key[1])
+        for uid in set(self.units) - set(b.units):
+            self.removeItem(self.units.pop(uid))
+
+    def _sync_leaders(self, b) -> None:
+        h, rs = b.hierarchy, self.doc.ruleset
+        for lid, l in b.leaders.items():
+            general = b.sides[l.side].general == lid if l.side in b.sides else False
+            key = (l, general, h)
+            item = self.leaders.get(lid)
+            colour = b.sides[l.side].colour if l.side in b.sides else "#888888"
+            if item is None:
+                area = CommandAreaItem(colour)
+                self.addItem(area)
+                item = self.leaders[lid] = LeaderItem(lid, area)
+                self.addItem(item)
+            if item.key != key:
+                item.key = key
+                item.sync(l, colour, general, rs.command_area(b, l), _leader_label(b, l))
+        for lid in set(self.leaders) - set(b.leaders):
+            item = self.leaders.pop(lid)
+            self.removeItem(item.area)
+            self.removeItem(item)
+
+    # ---- overlays ------------------------------------------------------------------------
+    def show_reach(self, polygons) -> None:
+        self.reach.setPath(polygons_path(polygons))
+        self.reach.setVisible(bool(polygons))
+
+    # ---- selection shared with the docks -----------------------------------------------------
+    def item_for(self, pid: str):
+        return self.units.get(pid) or self.leaders.get(pid) or self.terrain.get(pid)
+
+    def _select_from_doc(self) -> None:
+        wanted = set(self.doc.selection)
+        self._syncing = True
+        try:
+            for item in self.selectedItems():
+                if _pid(item) not in wanted:
+                    item.setSelected(False)
+            for pid in wanted:
+                item = self.item_for(pid)
+                if item is not None and not item.isSelected():
+                    item.setSelected(True)
+        finally:
+            self._syncing = False
+
+    def _select_to_doc(self) -> None:
+        if self._syncing:
+            return
+        self.doc.select([_pid(i) for i in self.selectedItems()])
+
+
+def _pid(item) -> str:
+    return getattr(item, "uid", None) or getattr(item, "fid", "")
+
+
+def _leader_label(b, l) -> str:
+    kind, ref = b.hierarchy.find_leader_node(l.id)
+    what = (b.commands[ref].name if kind == "command" and ref in b.commands
+            else f"{b.sides[ref].name} (army)" if kind == "army" and ref in b.sides else "")
+    quality = f"quality {l.quality}" if l.quality else "quality rolled at the start"
+    return f"{l.name}\n{what}\n{quality}, hits {l.hits}/{l.max_hits}" + (
+        f"\n{l.trait}" if l.trait else "")

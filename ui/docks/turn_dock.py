@@ -1,0 +1,294 @@
+"""The turn runner: turn, phase, what the phase allows and who has still to act; orders
+with the engine's exact odds before they are committed; Resolve, Auto and Next phase;
+software or table dice; a banner when an army must concede.
+
+It knows no rules: what a phase allows comes from the ruleset's phase table, legal
+targets from asking the engine whether each order would be legal, odds from `odds()`.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDockWidget, QGroupBox, QHBoxLayout, QLabel,
+                               QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget)
+
+from manager.autopilot import Autopilot
+from manager.errors import BerthierError
+from manager.game_actions import ChangeFormation, EndPhase, Fire, Rally, ResolveMelee, StartBattle
+
+from .odds_view import odds_html
+
+
+class TurnDock(QDockWidget):
+    def __init__(self, doc, parent=None):
+        super().__init__("Turn runner", parent)
+        self.setObjectName("TurnDock")
+        self.doc = doc
+        body = QWidget()
+        lay = QVBoxLayout(body)
+        lay.setContentsMargins(4, 4, 4, 4)
+        self.banner = QLabel()
+        self.banner.setWordWrap(True)
+        self.banner.setStyleSheet("background:#b01818; color:white; font-weight:bold; padding:6px")
+        self.heading = QLabel()
+        self.heading.setWordWrap(True)
+        self.help = QLabel()
+        self.help.setWordWrap(True)
+        self.help.setStyleSheet("color:#505050")
+        lay.addWidget(self.banner)
+        lay.addWidget(self.heading)
+        lay.addWidget(self.help)
+
+        row = QHBoxLayout()
+        self.start_btn = self._button(row, "Start battle", self.start, "Roll for the first side and begin turn 1")
+        self.next_btn = self._button(row, "Next phase", self.next_phase, "End this phase (Ctrl+N)")
+        self.auto_btn = self._button(row, "Auto phase", self.auto_phase,
+                                     "Let the automatic commander play the rest of this phase")
+        self.auto_turn_btn = self._button(row, "Auto turn", self.auto_turn,
+                                          "The automatic commander plays both sides to the next turn")
+        lay.addLayout(row)
+        dice_row = QHBoxLayout()
+        dice_row.addWidget(QLabel("Dice:"))
+        self.dice = QComboBox()
+        self.dice.addItem("Software dice (seeded)", False)
+        self.dice.addItem("Table dice: type the faces rolled", True)
+        self.dice.currentIndexChanged.connect(self._dice_changed)
+        dice_row.addWidget(self.dice, 1)
+        lay.addLayout(dice_row)
+
+        lay.addWidget(QLabel("Still to act:"))
+        self.to_act = QListWidget()
+        self.to_act.setMaximumHeight(130)
+        self.to_act.itemClicked.connect(lambda i: doc.select([i.data(Qt.UserRole)]))
+        lay.addWidget(self.to_act)
+
+        self.orders = QGroupBox("Orders")
+        olay = QVBoxLayout(self.orders)
+        self.order_title = QLabel()
+        self.order_title.setWordWrap(True)
+        self.choices = QListWidget()
+        self.choices.setMaximumHeight(150)
+        self.choices.currentItemChanged.connect(lambda *_: self._show_odds())
+        self.joiners_box = QWidget()
+        self.joiners_lay = QVBoxLayout(self.joiners_box)
+        self.joiners_lay.setContentsMargins(0, 0, 0, 0)
+        self.odds = QLabel()
+        self.odds.setWordWrap(True)
+        self.odds.setTextFormat(Qt.RichText)
+        self.formation = QComboBox()
+        self.resolve_btn = QPushButton("Resolve")
+        self.resolve_btn.setToolTip("Roll through the engine (Ctrl+R)")
+        self.resolve_btn.clicked.connect(self.resolve)
+        for w in (self.order_title, self.choices, self.joiners_box, self.formation, self.odds,
+                  self.resolve_btn):
+            olay.addWidget(w)
+        lay.addWidget(self.orders)
+        lay.addStretch(1)
+        self.setWidget(body)
+        self._order = None             # (kind, context) of the orders panel
+        doc.changed.connect(self.sync)
+        doc.selection_changed.connect(self._sync_orders)
+        self.sync()
+
+    def _button(self, row, text, slot, tip) -> QPushButton:
+        b = QPushButton(text)
+        b.setToolTip(tip)
+        b.clicked.connect(slot)
+        row.addWidget(b)
+        return b
+
+    # ---- the state of play -----------------------------------------------------------------
+    def sync(self) -> None:
+        b, rs = self.doc.shown, self.doc.ruleset
+        st = b.state
+        live = self.doc.preview is None
+        self.banner.setVisible(st.over)
+        if st.over:
+            loser = [s for s in b.sides if s != st.winner]
+            who = b.sides[loser[0]].name if st.winner and loser else "Neither army"
+            self.banner.setText(f"{who} must concede. {st.reason}")
+        if not st.started:
+            self.heading.setText(f"<b>{b.info.name}</b><br>Set-up: place the armies, then start the battle.")
+            self.help.setText(f"{rs.name}. Turn limit {b.info.turns}.")
+        else:
+            phase = rs.phase(st.phase)
+            side = b.sides[st.active].name if st.active in b.sides else st.active
+            self.heading.setText(f"<b>Turn {st.turn}</b> of {b.info.turns} — <b>{side}</b> — "
+                                 f"{phase.label} phase")
+            allowed = ", ".join(sorted(a for a in phase.actions if a != "EndPhase"))
+            self.help.setText(f"{phase.help}\nAllowed: {allowed}.")
+        self.start_btn.setVisible(not st.started)
+        for btn in (self.next_btn, self.auto_btn, self.auto_turn_btn):
+            btn.setEnabled(live and st.started and not st.over)
+        self.start_btn.setEnabled(live)
+        self.to_act.clear()
+        if st.started and not st.over:
+            for pid in rs.to_act(b):
+                piece = b.units.get(pid) or b.leaders.get(pid)
+                item = QListWidgetItem(piece.name if piece else pid)
+                item.setData(Qt.UserRole, pid)
+                self.to_act.addItem(item)
+        self._sync_orders()
+
+    # ---- the orders panel: what the selection may do in this phase ---------------------------
+    def _sync_orders(self) -> None:
+        b, rs, st = self.doc.shown, self.doc.ruleset, self.doc.shown.state
+        self.choices.clear()
+        self._clear_joiners()
+        self.formation.setVisible(False)
+        self.odds.setText("")
+        self._order = None
+        if not st.started or st.over or self.doc.preview is not None:
+            self.orders.setVisible(False)
+            return
+        allowed = rs.phase(st.phase).actions
+        sel = self.doc.selection[0] if len(self.doc.selection) == 1 else None
+        unit = b.units.get(sel) if sel else None
+        leader = b.leaders.get(sel) if sel else None
+        if "ResolveMelee" in allowed:
+            self._melee_orders(b, rs)
+        elif "Fire" in allowed and unit is not None and unit.side == st.active:
+            self._fire_orders(b, unit, "ChangeFormation" in allowed)
+        elif "Rally" in allowed and leader is not None and leader.side == st.active:
+            self._rally_orders(b, leader)
+        else:
+            self.order_title.setText("Select one of your pieces on the map or in the list "
+                                     "above to give it an order; drag a unit to move it.")
+            self.resolve_btn.setVisible(False)
+            self.orders.setVisible(True)
+            return
+        self.orders.setVisible(True)
+        self.resolve_btn.setVisible(True)
+        if self.choices.count():
+            self.choices.setCurrentRow(0)
+        self._show_odds()
+
+    def _fire_orders(self, b, unit, formations: bool) -> None:
+        self._order = ("fire", unit.id)
+        self.order_title.setText(f"<b>{unit.name}</b>: fire at")
+        for t in b.live_units(b.enemy_of(unit.side)):
+            if not self.doc.check(Fire(unit.id, t.id)):
+                item = QListWidgetItem(f"{t.name} ({t.hits}/{t.max_hits})")
+                item.setData(Qt.UserRole, t.id)
+                self.choices.addItem(item)
+        if not self.choices.count():
+            self.choices.addItem("(no target in range, arc and sight)")
+        if formations and len(self.doc.ruleset.formations) > 1 and unit.moved == 0:
+            self.formation.clear()
+            self.formation.addItem("change formation to…", "")
+            for f in self.doc.ruleset.formations:
+                if f != unit.formation and not self.doc.check(ChangeFormation(unit.id, f)):
+                    self.formation.addItem(f, f)
+            self.formation.setVisible(self.formation.count() > 1)
+            self.formation.setCurrentIndex(0)
+
+    def _melee_orders(self, b, rs) -> None:
+        self._order = ("melee", None)
+        self.order_title.setText("<b>Melees to resolve</b> (pick one; tick defenders who join)")
+        for m in rs.melees(b):
+            d = b.units.get(m.defender) or b.leaders.get(m.defender)
+            names = ", ".join(b.units[a].name for a in m.attackers)
+            item = QListWidgetItem(f"{names} → {d.name}")
+            item.setData(Qt.UserRole, m.defender)
+            self.choices.addItem(item)
+            if m.defender in self.doc.selection or set(m.attackers) & set(self.doc.selection):
+                self.choices.setCurrentItem(item)
+        if not self.choices.count():
+            self.choices.addItem("(no melee this phase)")
+
+    def _rally_orders(self, b, leader) -> None:
+        self._order = ("rally", leader.id)
+        self.order_title.setText(f"<b>{leader.name}</b>: rally")
+        for u in b.live_units(leader.side):
+            if u.hits < u.max_hits and not self.doc.check(Rally(leader.id, u.id)):
+                item = QListWidgetItem(f"{u.name} ({u.hits}/{u.max_hits})")
+                item.setData(Qt.UserRole, u.id)
+                self.choices.addItem(item)
+        if not self.choices.count():
+            self.choices.addItem("(no unit of his within reach needs rallying)")
+
+    def _clear_joiners(self) -> None:
+        while self.joiners_lay.count():
+            w = self.joiners_lay.takeAt(0).widget()
+            if w is not None:
+                w.deleteLater()
+        self.joiners = []
+
+    def current_action(self):
+        item = self.choices.currentItem()
+        ref = item.data(Qt.UserRole) if item else None
+        if not self._order or not ref:
+            return None
+        kind, who = self._order
+        if kind == "fire":
+            return Fire(who, ref)
+        if kind == "rally":
+            return Rally(who, ref)
+        joined = tuple(box.property("uid") for box in self.joiners if box.isChecked())
+        return ResolveMelee(ref, joined)
+
+    def _show_odds(self) -> None:
+        if self._order and self._order[0] == "melee":
+            self._offer_joiners()
+        action = self.current_action()
+        if action is None:
+            self.odds.setText("")
+            self.resolve_btn.setEnabled(False)
+            return
+        why = self.doc.check(action)
+        self.resolve_btn.setEnabled(not why)
+        try:
+            self.odds.setText(odds_html(self.doc.ruleset.odds(self.doc.battle, action)) if not why
+                              else f"<span style='color:#c01010'>{why}</span>")
+        except BerthierError as exc:
+            self.odds.setText(f"<i>{exc}</i>")
+
+    def _offer_joiners(self) -> None:
+        item = self.choices.currentItem()
+        ref = item.data(Qt.UserRole) if item else None
+        current = getattr(self, "_joiners_for", None)
+        if ref == current:
+            return
+        self._clear_joiners()
+        self._joiners_for = ref
+        m = next((m for m in self.doc.ruleset.melees(self.doc.battle) if m.defender == ref), None)
+        for uid in (m.may_join if m else ()):
+            box = QCheckBox(f"{self.doc.battle.units[uid].name} joins the defence")
+            box.setProperty("uid", uid)
+            box.toggled.connect(lambda _v: self._show_odds())
+            self.joiners_lay.addWidget(box)
+            self.joiners.append(box)
+
+    # ---- commands ------------------------------------------------------------------------------
+    def resolve(self) -> None:
+        action = self.current_action()
+        if self.formation.isVisible() and self.formation.currentData():
+            action = ChangeFormation(self._order[1], self.formation.currentData())
+        if action is not None:
+            self._joiners_for = None
+            self.doc.execute(action)
+
+    def start(self) -> None:
+        self.doc.execute(StartBattle())
+
+    def next_phase(self) -> None:
+        self._joiners_for = None
+        self.doc.execute(EndPhase())
+
+    def _auto(self, play) -> None:
+        pilot = Autopilot(self.doc.session, sides=set(self.doc.battle.sides), execute=self.doc.run)
+        try:
+            with self.doc.batch():
+                play(pilot)
+        except BerthierError as exc:
+            self.doc.refused.emit(str(exc))
+        self._joiners_for = None
+
+    def auto_phase(self) -> None:
+        side = self.doc.battle.state.active
+        self._auto(lambda p: (setattr(p, "sides", {side}), p.play_phase()))
+
+    def auto_turn(self) -> None:
+        self._auto(lambda p: p.play_turn())
+
+    def _dice_changed(self) -> None:
+        self.doc.manual_dice = bool(self.dice.currentData())

@@ -1,0 +1,205 @@
+"""The open battle as the UI sees it: one Session, its undo stack, selection and preview.
+
+Every change the UI makes goes through `Document.execute`, which runs the action through
+the Session (the one door) and pushes an `ActionCommand` so Ctrl+Z works everywhere.
+An ActionCommand does not hold state of its own: it remembers how long the session's log
+was before and after it, so undo and redo are the session's own undo and redo (the dice
+rewind with them and a redo replays the recorded faces).
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoCommand, QUndoStack
+
+from manager.dice import ManualSource
+from manager.errors import BerthierError, IllegalAction
+from manager.session import Session
+
+
+class ActionCommand(QUndoCommand):
+    def __init__(self, doc: "Document", before: int, after: int, text: str):
+        super().__init__(text)
+        self.doc, self.before, self.after = doc, before, after
+        self._first = True              # the action already ran when it was pushed
+
+    def redo(self):
+        if self._first:
+            self._first = False
+            return
+        s = self.doc.session
+        while len(s.entries) < self.after and s.can_redo:
+            s.redo()
+        self.doc.model_changed()
+
+    def undo(self):
+        self.doc.session.undo_to(self.before)
+        self.doc.model_changed()
+
+
+class GroupCommand(ActionCommand):
+    """Several actions that undo and redo as one. No child commands: the log range
+    (before, after) is all undo and redo need, and Qt-side children owned by a Python
+    parent are a double free waiting to happen."""
+
+    def __init__(self, doc: "Document", before: int, text: str):
+        super().__init__(doc, before, before, text)
+        self.actions = 0
+
+
+class Document(QObject):
+    changed = Signal()              # the model (or the shown state) changed
+    selection_changed = Signal()
+    message = Signal(str)           # a sentence for the status bar
+    refused = Signal(str)           # an action the engine refused, with its reason
+    preview_changed = Signal()
+
+    def __init__(self, battle, path: str | Path | None = None):
+        super().__init__()
+        self.session = Session(battle)
+        self.path = Path(path) if path else None
+        self.undo_stack = QUndoStack(self)
+        self.selection: list[str] = []       # ids of units, leaders, commands or terrain
+        self.preview: int | None = None      # show the battle after this many log entries
+        self._preview_battle = None
+        self._quiet = 0
+        self._group = None
+        self.manual_dice = False
+        self.ask_faces = None                # set by the window: DiceRequest -> faces
+
+    # ---- what to draw --------------------------------------------------------------
+    @property
+    def battle(self):
+        return self.session.battle
+
+    @property
+    def ruleset(self):
+        return self.session.ruleset
+
+    @property
+    def shown(self):
+        """The battle the views draw: the present, or the past the log has selected."""
+        return self._preview_battle if self.preview is not None else self.session.battle
+
+    @property
+    def title(self) -> str:
+        return self.path.name if self.path else "untitled"
+
+    # ---- the one door -----------------------------------------------------------------
+    def check(self, action) -> str:
+        """'' when the action would be legal now, else the engine's reason."""
+        try:
+            self.session.check(action)
+            return ""
+        except IllegalAction as exc:
+            return str(exc)
+
+    def execute(self, action, text: str | None = None) -> bool:
+        """Run one action; on refusal say why and change nothing."""
+        try:
+            self.run(action, text)
+            return True
+        except BerthierError as exc:
+            self.refused.emit(str(exc))
+            self.model_changed()        # views that previewed a drag snap back
+            return False
+
+    def run(self, action, text: str | None = None) -> None:
+        """Run one action or raise the engine's refusal (for callers that handle it)."""
+        if self.preview is not None:
+            raise IllegalAction("you are looking at the past: go back to now to give orders")
+        s = self.session
+        before = len(s.entries)
+        source = ManualSource(self.ask_faces) if (self.manual_dice and self.ask_faces) else None
+        s.execute(action, source)
+        label = text or _label(action)
+        if self._group is not None:
+            self._group.actions += 1
+        else:
+            self.undo_stack.push(ActionCommand(self, before, len(s.entries), label))
+        self.model_changed()
+
+    @contextmanager
+    def group(self, text: str):
+        """Several actions that undo as one (a multi-unit drag, a paste)."""
+        if self._group is not None:          # nested: the outer group holds everything
+            yield
+            return
+        self._group = GroupCommand(self, len(self.session.entries), text)
+        self._quiet += 1
+        try:
+            yield
+        finally:
+            self._quiet -= 1
+            group, self._group = self._group, None
+            group.after = len(self.session.entries)
+            if group.actions:
+                self.undo_stack.push(group)
+            self.model_changed()
+
+    @contextmanager
+    def batch(self):
+        """Many actions, one redraw at the end (the automatic commander's phase)."""
+        self._quiet += 1
+        try:
+            yield
+        finally:
+            self._quiet -= 1
+            self.model_changed()
+
+    def model_changed(self) -> None:
+        if self._quiet:
+            return
+        live = set(self.battle.units) | set(self.battle.leaders) | set(self.battle.commands) | {
+            f.id for f in self.battle.battlefield.features}
+        kept = [i for i in self.selection if i in live]
+        self.changed.emit()
+        if kept != self.selection:
+            self.select(kept)
+
+    # ---- undo history: the log's "undo to here" ---------------------------------------
+    def undo_to(self, count: int) -> None:
+        """Rewind the log to `count` entries, through the undo stack so redo still works."""
+        self.go_to_present()
+        stack = self.undo_stack
+        index = stack.index()
+        while index > 0 and stack.command(index - 1).after > count:
+            index -= 1
+        if stack.command(index) is not None and stack.command(index).before < count:
+            self.message.emit("that entry is inside a group of edits: rewound to the group's start")
+        stack.setIndex(index)
+
+    # ---- looking at the past -----------------------------------------------------------
+    def show_past(self, count: int) -> None:
+        if count >= len(self.session.entries):
+            self.go_to_present()
+            return
+        self.preview = count
+        self._preview_battle = self.session.state_at(count)
+        self.preview_changed.emit()
+        self.changed.emit()
+
+    def go_to_present(self) -> None:
+        if self.preview is None:
+            return
+        self.preview, self._preview_battle = None, None
+        self.preview_changed.emit()
+        self.changed.emit()
+
+    # ---- selection, shared by the map and the docks -------------------------------------
+    def select(self, ids) -> None:
+        ids = list(dict.fromkeys(ids))
+        if ids != self.selection:
+            self.selection = ids
+            self.selection_changed.emit()
+
+    def selected_units(self) -> list[str]:
+        return [i for i in self.selection if i in self.shown.units]
+
+
+def _label(action) -> str:
+    target = getattr(action, "unit", "") or getattr(action, "leader", "") or getattr(
+        action, "defender", "") or getattr(action, "id", "")
+    return f"{action.verb} {target}".strip()

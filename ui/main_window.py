@@ -1,0 +1,313 @@
+"""The main window: the battlefield in the middle, docks around it, menus, tool bars and
+the status bar. Wiring only: no rules here, every change goes through the Document."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import (QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox,
+                               QToolBar, QUndoView)
+
+from manager.errors import BerthierError
+from manager.scenario_io import load_scenario, save_scenario
+
+from .battlefield.paint_tools import BrushTool, PlaceTool, PointTool, PolylineTool
+from .battlefield.scene import BattleScene
+from .battlefield.tools import SelectTool
+from .battlefield.view import BattleView
+from .clipboard import UnitClipboard
+from .dice_dialog import ask_faces
+from .docks.log_dock import LogDock
+from .docks.oob_dock import OobDock
+from .docks.properties_dock import PropertiesDock
+from .docks.turn_dock import TurnDock
+from .document import Document
+from .settings import AppSettings
+
+TOOLS = (SelectTool, PlaceTool, BrushTool, PolylineTool, PointTool)
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, settings: AppSettings | None = None):
+        super().__init__()
+        self.settings = settings or AppSettings()
+        self.doc = None
+        self.docks: dict[str, QDockWidget] = {}
+        self.last_error = None              # the last error dialog (tests read it)
+        self.view = BattleView(None)
+        self.setCentralWidget(self.view)
+        self.cursor_label, self.zoom_label, self.mode_label = QLabel(), QLabel(), QLabel()
+        for w in (self.mode_label, self.cursor_label, self.zoom_label):
+            self.statusBar().addPermanentWidget(w)
+        self.view.cursor_moved.connect(self._cursor)
+        self.view.zoom_changed.connect(lambda z: self.zoom_label.setText(f"{z:.1f} px/inch"))
+        self._build_menus()
+        geometry, state = self.settings.window()
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        self._saved_state = state
+
+    # ---- documents -----------------------------------------------------------------------
+    def set_document(self, doc: Document) -> None:
+        old_state = self.saveState() if self.doc is not None else self._saved_state
+        if self.doc is not None:
+            for dock in self.docks.values():
+                self.removeDockWidget(dock)
+                dock.deleteLater()
+            self.doc.deleteLater()
+            self.view.tool = None
+            self.scene.deleteLater()
+        self.doc = doc
+        doc.setParent(self)                 # it goes when the window goes
+        doc.ask_faces = ask_faces(self)
+        self.scene = BattleScene(doc)
+        self.scene.setParent(self)          # Qt owns it with the window, not Python's GC
+        self.view.setScene(self.scene)
+        self.clipboard = UnitClipboard(doc)
+        self.docks = {}
+        for cls, area in ((OobDock, Qt.LeftDockWidgetArea), (PropertiesDock, Qt.LeftDockWidgetArea),
+                          (TurnDock, Qt.RightDockWidgetArea), (LogDock, Qt.RightDockWidgetArea)):
+            dock = cls(doc, self)
+            self.addDockWidget(area, dock)
+            self.docks[cls.__name__] = dock
+        history = QDockWidget("Undo history", self)
+        history.setObjectName("HistoryDock")
+        history.setWidget(QUndoView(doc.undo_stack))
+        self.addDockWidget(Qt.RightDockWidgetArea, history)
+        self.tabifyDockWidget(self.docks["LogDock"], history)
+        self.docks["HistoryDock"] = history
+        self.docks["LogDock"].raise_()
+        if old_state is not None:
+            self.restoreState(old_state)
+        self.docks["OobDock"].place_requested.connect(self._place_in)
+        self.tools = {cls.name: cls(doc, self.scene, self.view) for cls in TOOLS}
+        self._tool_options = {n: (t.options() if hasattr(t, "options") else None)
+                              for n, t in self.tools.items()}
+        doc.message.connect(self._message)
+        doc.refused.connect(self._refused)
+        doc.changed.connect(self._refresh)
+        doc.undo_stack.cleanChanged.connect(self._clean_changed)
+        self.undo_action.setEnabled(True)
+        self._bind_undo()
+        self._dock_menu()
+        self.use_tool("select")
+        self._refresh()
+        self.setWindowModified(False)
+        self.view.fit_table()
+
+    def open_path(self, path) -> bool:
+        """Open a scenario; a bad file gets a dialog and the open battle stays as it was."""
+        try:
+            battle = load_scenario(path)
+        except BerthierError as exc:
+            self.show_error("Cannot open this file", str(exc))
+            return False
+        except OSError as exc:
+            self.show_error("Cannot open this file", f"{path}: {exc.strerror or exc}")
+            return False
+        self.set_document(Document(battle, path))
+        self.settings.add_recent(path)
+        self._recent_menu()
+        return True
+
+    def save(self) -> bool:
+        if self.doc.path is None or self.doc.path.suffix.lower() != ".toml":
+            return self.save_as()
+        return self._write(self.doc.path)
+
+    def save_as(self) -> bool:
+        path, _ = QFileDialog.getSaveFileName(self, "Save scenario", str(self.doc.path or "battle.toml"),
+                                              "Scenarios (*.toml)")
+        return bool(path) and self._write(Path(path))
+
+    def _write(self, path: Path) -> bool:
+        try:
+            save_scenario(self.doc.battle, path)
+        except OSError as exc:
+            self.show_error("Cannot save", f"{path}: {exc.strerror or exc}")
+            return False
+        self.doc.path = path
+        self.doc.undo_stack.setClean()
+        self.settings.add_recent(path)
+        self._recent_menu()
+        self._refresh()
+        note = " (positions and strengths as they stand)" if self.doc.battle.state.started else ""
+        self.statusBar().showMessage(f"Saved {path.name}{note}", 6000)
+        return True
+
+    def open_dialog(self) -> None:
+        start = str(self.doc.path.parent) if self.doc and self.doc.path else ""
+        path, _ = QFileDialog.getOpenFileName(self, "Open scenario", start, "Scenarios (*.toml);;All files (*)")
+        if path:
+            self.open_path(path)
+
+    def show_error(self, title: str, text: str) -> None:
+        box = QMessageBox(QMessageBox.Warning, title, text, QMessageBox.Ok, self)
+        box.setWindowModality(Qt.WindowModal)
+        self.last_error = box
+        box.open()
+
+    # ---- menus and tool bars ----------------------------------------------------------------
+    def _action(self, menu, text, slot, shortcut=None, tip="", checkable=False) -> QAction:
+        a = QAction(text, self)
+        if shortcut:
+            a.setShortcuts([QKeySequence(s) for s in (shortcut if isinstance(shortcut, tuple) else (shortcut,))])
+        a.setStatusTip(tip)
+        a.setCheckable(checkable)
+        a.triggered.connect(slot)
+        menu.addAction(a)
+        return a
+
+    def _build_menus(self) -> None:
+        mb = self.menuBar()
+        f = mb.addMenu("&File")
+        self._action(f, "&Open…", self.open_dialog, QKeySequence.Open, "Open a scenario")
+        self.recent_menu = f.addMenu("Open &recent")
+        self._action(f, "&Save", self.save, QKeySequence.Save)
+        self._action(f, "Save &as…", self.save_as, QKeySequence.SaveAs)
+        f.addSeparator()
+        self._action(f, "&Quit", self.close, QKeySequence.Quit)
+        e = mb.addMenu("&Edit")
+        self.undo_action = self._action(e, "&Undo", lambda: self.doc.undo_stack.undo(), QKeySequence.Undo)
+        self.redo_action = self._action(e, "&Redo", lambda: self.doc.undo_stack.redo(),
+                                        ("Ctrl+Shift+Z", "Ctrl+Y"))
+        e.addSeparator()
+        self._action(e, "&Copy", lambda: self.clipboard.copy(), QKeySequence.Copy)
+        self._action(e, "&Paste", lambda: self.clipboard.paste(self._paste_at()), QKeySequence.Paste)
+        self._action(e, "&Delete", self.delete_selection, (QKeySequence.Delete, "Backspace"))
+        self._action(e, "Select &all units", self.select_all, QKeySequence.SelectAll)
+        e.addSeparator()
+        self.setup_action = self._action(e, "Set-up mode (free placement)", self._setup_mode, None,
+                                         "Drag pieces anywhere, even during the battle", True)
+        v = mb.addMenu("&View")
+        self._action(v, "Zoom &in", lambda: self.view.zoom_by(1.25), (QKeySequence.ZoomIn, "Ctrl+="))
+        self._action(v, "Zoom &out", lambda: self.view.zoom_by(0.8), QKeySequence.ZoomOut)
+        self._action(v, "&Fit the table", self.view.fit_table, "Ctrl+0")
+        self.docks_menu = v.addMenu("&Panels")
+        t = mb.addMenu("&Tools")
+        self.tool_bar = QToolBar("Tools")
+        self.tool_bar.setObjectName("ToolsBar")
+        self.addToolBar(self.tool_bar)
+        self.tool_group = QActionGroup(self)
+        self.tool_actions = {}
+        for cls in TOOLS:
+            a = self._action(t, cls.label, lambda _c=False, n=cls.name: self.use_tool(n), cls.shortcut,
+                             cls.tip, True)
+            a.setToolTip(f"{cls.label} ({cls.shortcut}): {cls.tip}")
+            self.tool_group.addAction(a)
+            self.tool_bar.addAction(a)
+            self.tool_actions[cls.name] = a
+        self.options_bar = QToolBar("Tool options")
+        self.options_bar.setObjectName("ToolOptionsBar")
+        self.addToolBar(self.options_bar)
+        g = mb.addMenu("&Game")
+        self._action(g, "&Start the battle", lambda: self.docks["TurnDock"].start())
+        self._action(g, "&Resolve the order", lambda: self.docks["TurnDock"].resolve(), "Ctrl+R")
+        self._action(g, "&Next phase", lambda: self.docks["TurnDock"].next_phase(), "Ctrl+N")
+        self._action(g, "&Auto: play this phase", lambda: self.docks["TurnDock"].auto_phase(), "Ctrl+Shift+A")
+        self._action(g, "Turn &left", lambda: self.tools["select"].turn_selected(-self.tools["select"].turn_step), "Q")
+        self._action(g, "Turn ri&ght", lambda: self.tools["select"].turn_selected(self.tools["select"].turn_step), "E")
+        self._recent_menu()
+
+    def _bind_undo(self) -> None:
+        stack = self.doc.undo_stack
+        for action, can, text in ((self.undo_action, stack.canUndoChanged, stack.undoTextChanged),
+                                  (self.redo_action, stack.canRedoChanged, stack.redoTextChanged)):
+            can.connect(action.setEnabled)
+        self.undo_action.setEnabled(stack.canUndo())
+        self.redo_action.setEnabled(stack.canRedo())
+
+    def _dock_menu(self) -> None:
+        self.docks_menu.clear()
+        for dock in self.docks.values():
+            self.docks_menu.addAction(dock.toggleViewAction())
+
+    def _recent_menu(self) -> None:
+        self.recent_menu.clear()
+        for path in self.settings.recent():
+            self.recent_menu.addAction(Path(path).name, lambda p=path: self.open_path(p)).setStatusTip(path)
+        self.recent_menu.setEnabled(bool(self.settings.recent()))
+
+    # ---- tools and selection ------------------------------------------------------------------
+    def use_tool(self, name: str) -> None:
+        if self.view.tool is not None:
+            self.view.tool.deactivate()
+        tool = self.tools[name]
+        self.view.tool = tool
+        tool.activate()
+        self.tool_actions[name].setChecked(True)
+        self.options_bar.clear()
+        widget = self._tool_options.get(name)
+        if widget is not None:
+            self.options_bar.addWidget(widget)
+        self.statusBar().showMessage(tool.tip, 5000)
+
+    def _place_in(self, cid: str) -> None:
+        self.use_tool("place")
+        tool = self.tools["place"]
+        tool.command.setCurrentIndex(max(0, tool.command.findData(cid)))
+
+    def select_all(self) -> None:
+        self.doc.select([u.id for u in self.doc.shown.live_units()])
+
+    def delete_selection(self) -> None:
+        from manager.editor_actions import RemoveCommand, RemoveTerrain, RemoveUnit
+        b = self.doc.battle
+        actions = []
+        for pid in self.doc.selection:
+            if pid in b.units:
+                actions.append(RemoveUnit(pid))
+            elif pid in b.commands:
+                actions.append(RemoveCommand(pid))
+            elif any(f.id == pid for f in b.battlefield.features):
+                actions.append(RemoveTerrain(pid))
+        if not actions:
+            self.doc.refused.emit("select units, commands or terrain to delete (a leader goes with his command)")
+        elif len(actions) == 1:
+            self.doc.execute(actions[0])
+        else:
+            with self.doc.group(f"delete {len(actions)} pieces"):
+                for a in actions:
+                    self.doc.execute(a)
+
+    def _setup_mode(self, on: bool) -> None:
+        self.doc.setup_mode = on
+        self._refresh()
+
+    def _paste_at(self):
+        return getattr(self, "_cursor_pos", None)
+
+    # ---- status -------------------------------------------------------------------------------
+    def _cursor(self, x: float, y: float) -> None:
+        self._cursor_pos = (x, y)
+        g = self.doc.shown.battlefield.grid if self.doc else None
+        box = f"   box ({int(x // g)}, {int(y // g)})" if g else ""
+        self.cursor_label.setText(f'x {x:.1f}"  y {y:.1f}"{box}')
+
+    def _message(self, text: str) -> None:
+        self.statusBar().showMessage(text, 6000)
+
+    def _refused(self, text: str) -> None:
+        self.statusBar().showMessage("Refused: " + text, 9000)
+
+    def _clean_changed(self, clean: bool) -> None:
+        self.setWindowModified(not clean)
+
+    def _refresh(self) -> None:
+        b = self.doc.shown
+        self.setWindowTitle(f"{self.doc.title}[*] — {b.info.name} — Berthier")
+        st = b.state
+        if self.doc.preview is not None:
+            mode = f"Viewing entry {self.doc.preview} (the past)"
+        elif getattr(self.doc, "setup_mode", False) or not st.started:
+            mode = "Set-up"
+        elif st.over:
+            mode = "Battle over"
+        else:
+            mode = f"Turn {st.turn}, {b.sides[st.active].name if st.active in b.sides else st.active}, {st.phase}"
+        self.mode_label.setText(mode)
+
+    def closeEvent(self, event):
+        self.settings.save_window(self.saveGeometry(), self.saveState())
+        super().closeEvent(event)
