@@ -40,6 +40,8 @@ HitsTaken = _event("HitsTaken", "{unit} takes {hits} hit(s), {left} left",
 UnitEliminated = _event("UnitEliminated", "{unit} is eliminated", unit=str, uid=str)
 UnitPlaced = _event("UnitPlaced", "{unit} is placed at {at}", unit=str, at=tuple)
 UnitFellBack = _event("UnitFellBack", "{unit} falls back to {to}", unit=str, to=tuple, short=int)
+FallBackOrdered = _event("FallBackOrdered", "{unit} falls back {boxes} boxes: move it on the table",
+                         unit=str, boxes=int)
 UnitRetreated = _event("UnitRetreated", "{unit} retreats to {to}", unit=str, to=tuple)
 MeleeResolved = _event("MeleeResolved",
                        "Melee at {defender}: attackers {attacker_hits}, defenders {defender_hits}; {outcome}",

@@ -77,3 +77,22 @@ class ResolveMelee(GameAction):
 @dataclass(frozen=True)
 class EndPhase(GameAction):
     pass
+
+
+@register
+@dataclass(frozen=True)
+class TableFire(GameAction):
+    """Table-side mode: a volley between units whose miniatures stand on a real table;
+    range and cover are typed in `situation` ((key, value), ...), not read off the map."""
+    unit: str
+    target: str
+    situation: tuple = ()
+
+
+@register
+@dataclass(frozen=True)
+class TableMelee(GameAction):
+    """Table-side mode: a melee between the units named, the situation typed."""
+    attackers: tuple
+    defenders: tuple
+    situation: tuple = ()

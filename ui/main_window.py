@@ -21,6 +21,7 @@ from .dice_dialog import ask_faces
 from .docks.log_dock import LogDock
 from .docks.oob_dock import OobDock
 from .docks.properties_dock import PropertiesDock
+from .docks.tableside_dock import TableSideDock
 from .docks.turn_dock import TurnDock
 from .document import Document
 from .settings import AppSettings
@@ -78,6 +79,11 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.docks["LogDock"], history)
         self.docks["HistoryDock"] = history
         self.docks["LogDock"].raise_()
+        table = TableSideDock(doc, self)
+        self.addDockWidget(Qt.RightDockWidgetArea, table)
+        self.tabifyDockWidget(self.docks["TurnDock"], table)
+        self.docks["TableSideDock"] = table
+        self.docks["TurnDock"].raise_()
         if old_state is not None:
             self.restoreState(old_state)
         self.docks["OobDock"].place_requested.connect(self._place_in)

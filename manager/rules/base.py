@@ -46,6 +46,43 @@ class Option:
 
 
 @dataclass(frozen=True)
+class SituationField:
+    """One thing the table-side umpire types instead of reading it off the map."""
+    key: str
+    label: str
+    default: Any
+    choices: tuple = ()          # allowed values (a choice); empty for a number or flag
+    low: int | None = None
+    high: int | None = None
+    help: str = ""
+
+    def read(self, value) -> Any:
+        if self.choices:
+            if value not in self.choices:
+                raise IllegalAction(f"{self.label}: one of {', '.join(map(str, self.choices))}, "
+                                    f"not {value!r}")
+        elif isinstance(self.default, bool):
+            if not isinstance(value, bool):
+                raise IllegalAction(f"{self.label}: yes or no, not {value!r}")
+        elif not isinstance(value, int) or isinstance(value, bool) or not (
+                (self.low is None or value >= self.low) and (self.high is None or value <= self.high)):
+            raise IllegalAction(f"{self.label}: a whole number from {self.low} to {self.high}, "
+                                f"not {value!r}")
+        return value
+
+
+def read_situation(fields: list[SituationField], situation) -> dict:
+    """The typed situation as {key: value}, defaults filled, every value checked."""
+    known = {f.key: f for f in fields}
+    given = dict(situation)
+    unknown = set(given) - set(known)
+    if unknown:
+        raise IllegalAction(f"unknown situation {', '.join(sorted(unknown))}; "
+                            f"expected {', '.join(known) or 'nothing'}")
+    return {k: f.read(given.get(k, f.default)) for k, f in known.items()}
+
+
+@dataclass(frozen=True)
 class Phase:
     name: str
     label: str
@@ -135,6 +172,10 @@ class Ruleset:
 
     def commander(self, battle, side: str):
         raise NotImplementedError
+
+    def tableside_fields(self, battle, action) -> list[SituationField]:
+        """What the umpire types for a table-side TableFire or TableMelee (none: unsupported)."""
+        return []
 
     def melees(self, battle) -> list:
         """Melees still to fight this phase (objects with .defender, .attackers, .may_join)."""

@@ -132,3 +132,32 @@ def test_shaken_commands_and_a_conceding_army_show(open_window, qtbot):
     w.doc.changed.emit()
     banner = w.docks["TurnDock"].banner
     assert banner.isVisible() and "Red Army must concede" in banner.text()
+
+
+def test_table_side_fire_with_typed_range_and_table_dice(open_window, qtbot):
+    w = open_window()
+    turn, table = w.docks["TurnDock"], w.docks["TableSideDock"]
+    turn.dice.setCurrentIndex(turn.dice.findData(True))
+    click(qtbot, turn.start_btn)
+    click(qtbot, turn.next_btn)                                   # blue move phase
+    table.show()
+    table.raise_()
+    choose(qtbot, table.ours, "b1-inf1")
+    choose(qtbot, table.theirs, "r2-lc")         # cavalry: Kutusov holds only his infantry
+    rng = table.fields["range"]
+    rng.selectAll()
+    qtbot.keyClicks(rng, "2")
+    qtbot.keyClick(rng, Qt.Key_Tab)
+    assert "mean 0.67 hits" in table.odds.text()                 # 2 dice, 5+ to hit
+    cover = table.fields["cover"]
+    cover.setCurrentIndex(cover.findData("woods"))
+    assert "mean 0.33 hits" in table.odds.text()                 # now 6s only
+    typer = DiceTyper(qtbot, [6, 6])
+    click(qtbot, table.resolve_btn)
+    typer.stop()
+    b = w.doc.battle
+    assert b.units["r2-lc"].hits == b.units["r2-lc"].max_hits - 2
+    assert b.units["r2-lc"].pos == (46.5, 37.5)                   # the miniature moves, not the map
+    log = w.docks["LogDock"].tree
+    last = log.topLevelItem(log.topLevelItemCount() - 1)
+    assert "Red Hussars falls back 2 boxes: move it on the table" in last.child(last.childCount() - 1).text(1)

@@ -6,7 +6,7 @@ import math
 from pathlib import Path
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPixmap, QPolygonF
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPainterPath, QPen, QPixmap, QPolygonF
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QStyle
 
@@ -48,8 +48,11 @@ class UnitItem(QGraphicsItem):
         self.setFlag(QGraphicsItem.ItemIsSelectable)
         self.setAcceptHoverEvents(True)
         self.setZValue(UNIT_Z)
-        self._rect = QRectF()
+        self._text_cache = None
+        self._rect = self._sym = QRectF()
         self._colour = QColor("grey")
+        self._brush = QBrush(self._colour)
+        self._text_colour = QColor("white")
         self._label = ""
         self._hits = ""
         self._arm = "infantry"
@@ -63,9 +66,16 @@ class UnitItem(QGraphicsItem):
         self._rect = QRectF(-w / 2, -d / 2, w, d)
         self._colour = QColor(colour)
         self._label = unit.name
+        self._text_cache = None
         self._hits = f"{unit.hits}/{unit.max_hits}"
         self._arm = arm
         self._shaken, self._disordered = shaken, unit.disordered
+        fill = QColor(self._colour).lighter(140) if shaken else QColor(self._colour)
+        self._brush = QBrush(fill)
+        self._text_colour = contrast(fill)
+        r = self._rect
+        self._sym = QRectF(r.left() + 0.08 * r.width(), r.top() + 0.18 * r.height(),
+                           min(0.34 * r.width(), 1.5 * 0.64 * r.height()), 0.64 * r.height())
         self.setPos(unit.x, unit.y)
         self.setRotation(unit.facing)
         self.setVisible(not unit.eliminated)
@@ -84,49 +94,69 @@ class UnitItem(QGraphicsItem):
         return path
 
     def paint(self, p: QPainter, option, widget=None) -> None:
+        # pens and brushes are built once (module constants, or in sync): painting 2,000
+        # counters a frame leaves no time for making Qt objects
         r = self._rect
         lod = option.levelOfDetailFromTransform(p.worldTransform())
-        fill = QColor(self._colour)
-        if self._shaken:
-            fill = fill.lighter(140)
-        p.setPen(QPen(QColor("#202020"), 0.06))
-        p.setBrush(fill)
+        p.setPen(OUTLINE_PEN)
+        p.setBrush(self._brush)
         p.drawRect(r)
         if self._shaken:        # diagonal red hatching: a Shaken command at a glance
-            p.setBrush(QBrush(QColor(200, 20, 20, 170), Qt.BDiagPattern))
+            p.setBrush(SHAKEN_BRUSH)
             p.drawRect(r)
-        # the front edge
-        p.setPen(QPen(QColor("#101010"), 0.22, Qt.SolidLine, Qt.FlatCap))
-        p.drawLine(QPointF(r.left(), r.top()), QPointF(r.right(), r.top()))
+        p.setPen(FRONT_PEN)     # the front edge
+        p.drawLine(r.topLeft(), r.topRight())
         if self._disordered:
-            p.setPen(QPen(QColor("#f0c000"), 0.15, Qt.DashLine))
+            p.setPen(DISORDER_PEN)
             p.setBrush(Qt.NoBrush)
             p.drawRect(r.adjusted(-0.12, -0.12, 0.12, 0.12))
-        sym = QRectF(r.left() + 0.08 * r.width(), r.top() + 0.18 * r.height(),
-                     min(0.34 * r.width(), 1.5 * 0.64 * r.height()), 0.64 * r.height())
-        if lod > 2.5:
-            p.drawPixmap(sym, symbol(self._arm), QRectF(0, 0, 120, 80))
+        if lod > 4:
+            p.drawPixmap(self._sym, symbol(self._arm), SYMBOL_SOURCE)
         if lod > 9:
-            p.setPen(contrast(fill))
-            font = QFont("Sans")
-            font.setPixelSize(max(1, int(r.height() * 0.34 * lod)))
-            p.save()
-            p.scale(1 / lod, 1 / lod)        # text at screen resolution
-            text_rect = QRectF((sym.right() + 0.05) * lod, r.top() * lod,
-                               (r.right() - sym.right() - 0.1) * lod, r.height() * lod)
-            p.setFont(font)
-            name = p.fontMetrics().elidedText(self._label, Qt.ElideRight, int(text_rect.width()))
-            p.drawText(text_rect, Qt.AlignLeft | Qt.AlignTop, name)
-            p.drawText(text_rect, Qt.AlignRight | Qt.AlignBottom, self._hits)
-            p.restore()
+            self._paint_text(p, lod)
         if self.illegal:
-            p.setPen(QPen(QColor("#e00000"), 0.25))
+            p.setPen(ILLEGAL_PEN)
             p.setBrush(Qt.NoBrush)
             p.drawRect(r.adjusted(-0.2, -0.2, 0.2, 0.2))
         if option.state & QStyle.State_Selected:
-            p.setPen(QPen(QColor("#ffb000"), 0.2))
+            p.setPen(SELECTED_PEN)
             p.setBrush(Qt.NoBrush)
             p.drawRect(r.adjusted(-0.15, -0.15, 0.15, 0.15))
+
+    def _paint_text(self, p: QPainter, lod: float) -> None:
+        r, sym = self._rect, self._sym
+        p.save()
+        if 90 < self.rotation() % 360 <= 270:       # never upside down
+            p.rotate(180)
+            r = QRectF(-r.right(), -r.bottom(), r.width(), r.height())
+            sym = QRectF(-sym.right(), -sym.bottom(), sym.width(), sym.height())
+            sym = QRectF(r.left() + (r.right() - sym.right()), sym.top(), sym.width(), sym.height())
+        p.setPen(self._text_colour)
+        p.scale(1 / lod, 1 / lod)                   # text at screen resolution
+        text_rect = QRectF((sym.right() + 0.05) * lod, r.top() * lod,
+                           (r.right() - sym.right() - 0.1) * lod, r.height() * lod)
+        size = max(1, int(r.height() * 0.34 * lod))
+        cache = self._text_cache
+        if cache is None or cache[0] != size:       # lay the text out once per zoom level
+            font = QFont("Sans")
+            font.setPixelSize(size)
+            name = QFontMetrics(font).elidedText(self._label, Qt.ElideRight, int(text_rect.width()))
+            cache = self._text_cache = (size, font, name)
+        p.setFont(cache[1])
+        p.drawText(text_rect, TOP_LEFT, cache[2])
+        p.drawText(text_rect, BOTTOM_RIGHT, self._hits)
+        p.restore()
+
+
+OUTLINE_PEN = QPen(QColor("#202020"), 0.06)
+FRONT_PEN = QPen(QColor("#101010"), 0.22, Qt.SolidLine, Qt.FlatCap)
+DISORDER_PEN = QPen(QColor("#f0c000"), 0.15, Qt.DashLine)
+ILLEGAL_PEN = QPen(QColor("#e00000"), 0.25)
+SELECTED_PEN = QPen(QColor("#ffb000"), 0.2)
+SHAKEN_BRUSH = QBrush(QColor(200, 20, 20, 170), Qt.BDiagPattern)
+SYMBOL_SOURCE = QRectF(0, 0, 120, 80)
+TOP_LEFT = Qt.AlignLeft | Qt.AlignTop
+BOTTOM_RIGHT = Qt.AlignRight | Qt.AlignBottom
 
 
 class LeaderItem(QGraphicsItem):

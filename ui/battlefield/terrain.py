@@ -114,18 +114,21 @@ class TerrainItem(QGraphicsItem):
         return self._hit
 
     def paint(self, p, option, widget=None) -> None:
+        """Only the selection outline: the terrain itself is drawn in the scene's cached
+        background (see BattleScene.drawBackground), so a pan repaints a strip, not the map."""
+        if self.isSelected():
+            p.setPen(QPen(QColor("#ffb000"), 0.25, Qt.DashLine))
+            p.setBrush(Qt.NoBrush)
+            p.drawPath(self._hit)
+
+    def draw(self, p) -> None:
         f = self.feature
-        selected = self.isSelected()
         if f.shape == "area":
             self._paint_area(p, f)
         elif f.shape == "line":
             self._paint_line(p, f)
         else:
             self._paint_point(p, f)
-        if selected:
-            p.setPen(QPen(QColor("#ffb000"), 0.25, Qt.DashLine))
-            p.setBrush(Qt.NoBrush)
-            p.drawPath(self._hit)
 
     def _paint_area(self, p, f) -> None:
         fill, outline, _ = AREA_STYLE.get(f.kind, ("#cccccc", "#888888", 2))

@@ -26,7 +26,9 @@ class BattleView(QGraphicsView):
         self.setDragMode(QGraphicsView.NoDrag)
         self.setMouseTracking(True)
         self.setFocusPolicy(Qt.StrongFocus)
-        self.setBackgroundBrush(Qt.darkGray)
+        # the scene draws table, terrain and grid as background: cache it, so a pan
+        # scrolls pixels and paints only the strip it uncovers
+        self.setCacheMode(QGraphicsView.CacheBackground)
 
     # ---- zoom ------------------------------------------------------------------------
     @property

@@ -4,7 +4,7 @@ from __future__ import annotations
 from ... import game_actions as ga
 from .. import register_ruleset
 from ..base import Ruleset
-from . import fire, flow, melee, moves
+from . import fire, flow, melee, moves, tableside
 from .tables import FORMATIONS, OPTIONS, PHASES, PROFILES, TRAITS
 
 
@@ -29,13 +29,22 @@ class Morschauser(Ruleset):
                    moves.resolve_change_formation)
         self.plays(ga.Fire, fire.check_fire, fire.resolve_fire)
         self.plays(ga.ResolveMelee, melee.check_resolve_melee, melee.resolve_melee)
+        self.plays(ga.TableFire, tableside.check_table_fire, tableside.resolve_table_fire)
+        self.plays(ga.TableMelee, tableside.check_table_melee, tableside.resolve_table_melee)
 
     def odds(self, battle, action):
         if isinstance(action, ga.Fire):
             return fire.fire_odds(battle, action)
         if isinstance(action, ga.ResolveMelee):
             return melee.melee_odds(battle, action)
+        if isinstance(action, ga.TableFire):
+            return tableside.table_fire_odds(battle, action)
+        if isinstance(action, ga.TableMelee):
+            return tableside.table_melee_odds(battle, action)
         return super().odds(battle, action)
+
+    def tableside_fields(self, battle, action):
+        return tableside.fields(battle, action)
 
     def melees(self, battle):
         return melee.melees(battle)

@@ -72,9 +72,24 @@ def _blocked(battle, a, b) -> str:
 
 
 def fire_spec(battle, unit, target) -> FireSpec:
-    prof = profile(unit)
+    """The volley as the map sets it up: range and cover read off the boxes."""
     a, b = box_of(battle, unit), box_of(battle, target)
-    rng = distance(a, b)
+    cover = []
+    terrain = board(battle).terrain
+    tt = terrain.at(b)
+    if "woods" in tt.kinds:
+        cover.append("woods")
+    if "town" in tt.kinds:
+        cover.append("buildings")
+    if terrain.wall_between(a, b):
+        cover.append("behind a wall")
+    return spec_for(battle, unit, target, distance(a, b), cover)
+
+
+def spec_for(battle, unit, target, rng: float, cover: list[str]) -> FireSpec:
+    """The volley for a given range (boxes) and the target's cover: the map's and the
+    table-side umpire's shared arithmetic."""
+    prof = profile(unit)
     reach = max_range(battle, unit)
     notes = []
     artillery = prof.arm == "artillery"
@@ -102,15 +117,6 @@ def fire_spec(battle, unit, target) -> FireSpec:
         dice += 1
         notes.append("+1 die: British line at close range")
     modifier = 0
-    cover = []
-    terrain = board(battle).terrain
-    tt = terrain.at(b)
-    if "woods" in tt.kinds:
-        cover.append("woods")
-    if "town" in tt.kinds:
-        cover.append("buildings")
-    if terrain.wall_between(a, b):
-        cover.append("behind a wall")
     if cover:
         modifier -= len(cover) if battle.option("terrain_penalties_stack") else 1
         notes.append(f"-1: target in {', '.join(cover)}")

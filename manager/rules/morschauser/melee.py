@@ -153,28 +153,11 @@ def resolve_melee(battle, action, dice) -> list:
         return events
     ps = pieces(battle, m, action.joiners)
     boxes = {p.id: (brd.unit_box[p.id] if not p.is_leader else brd.leader_box[p.id]) for p in ps}
-    dealt = {"attack": 0, "defend": 0}
-    to_unit: dict[str, int] = {}
-    for p in ps:
-        if p.dice <= 0:
-            continue
-        roll = dice.roll(p.dice, f"melee: {p.name} (needs {p.rating} or less)")
-        hits = sum(1 for f in roll.faces if f <= p.rating)
-        dealt[p.side] += hits
-        to_unit[p.target] = to_unit.get(p.target, 0) + hits
-    for uid, hits in sorted(to_unit.items()):
-        take_hits(battle, uid, hits, events)
+    dealt = roll_pieces(battle, ps, dice, events)
     for box in sorted({b for b in boxes.values()}):
         leader_checks(battle, box, dice, events, "in melee")
     a, d = dealt["attack"], dealt["defend"]
-    att_ids = [p.id for p in ps if p.side == "attack" and not p.is_leader]
-    def_ids = [p.id for p in ps if p.side == "defend" and not p.is_leader]
-    if a < d:
-        outcome, losers, winners = "attackers fall back", att_ids, def_ids
-    elif d < a:
-        outcome, losers, winners = "defenders fall back", def_ids, att_ids
-    else:
-        outcome, losers, winners = "a drawn melee", [], []
+    att_ids, def_ids, outcome, losers, winners = decide(ps, a, d)
     opponent = {p.id: p.target for p in ps if not p.is_leader}
     for uid in losers:          # each loser backs away from the enemy it fought
         if winners and not battle.units[uid].eliminated:
@@ -186,6 +169,33 @@ def resolve_melee(battle, action, dice) -> list:
                                    a, d, outcome))
     settle(battle, events)
     return events
+
+
+def roll_pieces(battle, ps: list[Piece], dice, events: list) -> dict:
+    """Every piece rolls its dice at once; hits go to each piece's target."""
+    dealt = {"attack": 0, "defend": 0}
+    to_unit: dict[str, int] = {}
+    for p in ps:
+        if p.dice <= 0:
+            continue
+        roll = dice.roll(p.dice, f"melee: {p.name} (needs {p.rating} or less)")
+        hits = sum(1 for f in roll.faces if f <= p.rating)
+        dealt[p.side] += hits
+        to_unit[p.target] = to_unit.get(p.target, 0) + hits
+    for uid, hits in sorted(to_unit.items()):
+        take_hits(battle, uid, hits, events)
+    return dealt
+
+
+def decide(ps: list[Piece], a: int, d: int):
+    """(attacker ids, defender ids, outcome, losers, winners): fewer hits falls back."""
+    att_ids = [p.id for p in ps if p.side == "attack" and not p.is_leader]
+    def_ids = [p.id for p in ps if p.side == "defend" and not p.is_leader]
+    if a < d:
+        return att_ids, def_ids, "attackers fall back", att_ids, def_ids
+    if d < a:
+        return att_ids, def_ids, "defenders fall back", def_ids, att_ids
+    return att_ids, def_ids, "a drawn melee", [], []
 
 
 def _leader_escapes(battle, lid: str, enemy_boxes) -> None:
@@ -217,7 +227,12 @@ def melee_odds(battle, action) -> Odds:
         odds.notes.append("a leader alone: he rolls for a hit (2 or 3 on 2D6) and rides clear")
         odds.outcomes[f"{battle.leaders[m.defender].name} hit"] = Fraction(3, 36)
         return odds
-    ps = pieces(battle, m, action.joiners)
+    return pieces_odds(battle, pieces(battle, m, action.joiners), odds)
+
+
+def pieces_odds(battle, ps: list[Piece], odds: Odds) -> Odds:
+    """Exact hit distributions per piece, the chance each side falls back, each unit's
+    chance of elimination and each leader's of being hit."""
     side_total = {"attack": Dist.point(0), "defend": Dist.point(0)}
     per_target: dict[str, Dist] = {}
     for p in ps:

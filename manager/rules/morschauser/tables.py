@@ -100,9 +100,9 @@ PHASES = (
     Phase("rally", "Rally", frozenset({"Rally", "EndPhase"}),
           "Each leader may rally one unit of his within 6 boxes."),
     Phase("move", "Move and fire", frozenset({"MoveUnit", "MoveLeader", "ChangeFormation",
-                                              "Fire", "EndPhase"}),
+                                              "Fire", "TableFire", "EndPhase"}),
           "Move units and leaders; a unit fires at the start or the end of its move."),
-    Phase("melee", "Melee", frozenset({"ResolveMelee", "EndPhase"}),
+    Phase("melee", "Melee", frozenset({"ResolveMelee", "TableMelee", "EndPhase"}),
           "Resolve every melee; units facing into an enemy box attack."),
 )
 NEXT_PHASE = {"rally": "move", "move": "melee", "melee": None}

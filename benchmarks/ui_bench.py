@@ -1,0 +1,160 @@
+"""Desktop-app benchmarks (a script, not a timed test: machines are noisy).
+
+    python benchmarks/ui_bench.py [--repeat 5] [--json]
+
+On Austerlitz and on a generated battle of 2,000 units, offscreen:
+- open to first paint: read the scenario, build the window and docks, paint once
+  (target under 1.5 s);
+- frame time of a pan and of a zoom: scroll or scale the view and repaint the viewport
+  synchronously (target under 16 ms);
+- drop to legality feedback: what a drop costs before the umpire sees the verdict,
+  i.e. the engine's check of the move the drop means (target under 50 ms).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("BERTHIER_CONFIG", str(Path(tempfile.mkdtemp()) / "bench.ini"))
+
+from manager.scenario_io import save_scenario, battle_from_dict  # noqa: E402
+
+AUSTERLITZ = ROOT / "scenarios" / "austerlitz.toml"
+KINDS = ("line_infantry", "line_infantry", "light_infantry", "grenadiers", "light_cavalry",
+         "heavy_cavalry", "foot_artillery", "horse_artillery")
+
+
+def big_battle(units_per_side: int = 1000, path: Path | None = None) -> Path:
+    """A generated battle: two armies of 10 commands on a 120 x 80 box table with terrain."""
+    cols, rows, grid = 120, 80, 3
+    terrain = []
+    for k in range(24):
+        x, y = 20 + (k * 37) % 75, 6 + (k * 23) % 68        # clear of both deployments
+        kind = ("woods", "town", "hill", "fields")[k % 4]
+        terrain.append({"id": f"t{k}", "kind": kind,
+                        "points": [[x * 3, y * 3], [x * 3 + 15, y * 3 + 2], [x * 3 + 12, y * 3 + 14],
+                                   [x * 3 - 2, y * 3 + 11]]})
+    terrain.append({"id": "river", "kind": "stream", "points": [[180.0 + 1.5, 0], [181.5, 240]]})
+    terrain.append({"id": "road", "kind": "road", "points": [[0, 121.5], [360, 121.5]]})
+    sides = []
+    for s, (sid, facing, col0) in enumerate((("west", 90, 1), ("east", 270, cols - 14))):
+        cmds = []
+        per_cmd = units_per_side // 10
+        for c in range(10):
+            units = []
+            for i in range(per_cmd):
+                n = c * per_cmd + i
+                col, row = col0 + n % 13, 1 + n // 13          # 13 x 77 boxes a side
+                units.append({"id": f"{sid}{n}", "name": f"{sid.title()} {n}",
+                              "kind": KINDS[n % len(KINDS)], "at": [col, row], "facing": facing})
+            cmds.append({"id": f"{sid}c{c}", "name": f"{sid.title()} Division {c + 1}",
+                         "leader": {"id": f"{sid}l{c}", "name": f"General {sid} {c}", "quality": 3,
+                                    "at": [col0 + 14 if s == 0 else col0 - 2, 2 + c * 7]},
+                         "units": units})
+        sides.append({"id": sid, "name": f"{sid.title()} Army", "nation": "france" if s == 0 else "austria",
+                      "home_edge": sid, "colour": "#2b4ea2" if s == 0 else "#b03030", "commands": cmds})
+    data = {"scenario": {"name": f"Generated {2 * units_per_side}", "ruleset": "morschauser", "seed": 1,
+                         "turns": 12, "first_side": "west"},
+            "table": {"width": cols * grid, "height": rows * grid, "grid": grid},
+            "terrain": terrain, "sides": sides}
+    battle = battle_from_dict(data, "<generated>")
+    path = path or Path(tempfile.mkdtemp()) / "generated.toml"
+    save_scenario(battle, path)
+    return path
+
+
+def measure(path: Path, repeat: int) -> dict:
+    from manager.game_actions import EndPhase, StartBattle
+    from ui.app import application
+    from ui.main_window import MainWindow
+    app = application()
+    opens = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        w = MainWindow()
+        w.open_path(path)
+        w.resize(1600, 1000)
+        w.show()
+        app.processEvents()
+        w.view.viewport().repaint()
+        opens.append(time.perf_counter() - t)
+        if len(opens) < repeat:
+            w.close()
+            w.deleteLater()
+            app.processEvents()
+    view = w.view
+    vp = view.viewport()
+    pans, full, zooms = [], [], []
+    for zoom in (view.zoom, 12.0, 30.0):        # whole table, a corps, a brigade
+        view.set_zoom(zoom)
+        app.processEvents()
+        bar = view.horizontalScrollBar()
+        for k in range(30):
+            # a pan as Qt does it: scroll the pixels, paint the strip uncovered
+            t = time.perf_counter()
+            bar.setValue(bar.value() + (40 if k % 2 == 0 else -40))
+            app.processEvents()
+            pans.append(time.perf_counter() - t)
+            # the worst case: the whole viewport repainted after the step
+            t = time.perf_counter()
+            bar.setValue(bar.value() + (40 if k % 2 == 0 else -40))
+            vp.repaint()
+            full.append(time.perf_counter() - t)
+        for k in range(20):
+            t = time.perf_counter()
+            view.zoom_by(1.1 if k % 2 == 0 else 1 / 1.1)
+            vp.repaint()
+            zooms.append(time.perf_counter() - t)
+    # drop feedback: in the move phase, the check a drop makes, for ten units
+    doc = w.doc
+    doc.execute(StartBattle())
+    doc.execute(EndPhase())
+    tool = w.tools["select"]
+    drops = []
+    units = [u for u in doc.battle.live_units(doc.battle.state.active)][:10]
+    g = doc.battle.battlefield.grid
+    for u in units:
+        dx = g if u.facing == 90 else -g
+        for to in ((u.x + dx, u.y), (u.x + 2 * dx, u.y)):
+            doc.battle.touch(("unit", u.id))     # as after the previous order: caches cold
+            t = time.perf_counter()
+            action, why = tool.best_action(u.id, to)
+            drops.append(time.perf_counter() - t)
+    w.close()
+    return {"units": len(doc.battle.units), "open_s": statistics.median(opens),
+            "pan_ms_median": 1000 * statistics.median(pans), "pan_ms_p90": 1000 * sorted(pans)[int(0.9 * len(pans))],
+            "full_repaint_ms_median": 1000 * statistics.median(full),
+            "full_repaint_ms_p90": 1000 * sorted(full)[int(0.9 * len(full))],
+            "zoom_ms_median": 1000 * statistics.median(zooms), "zoom_ms_p90": 1000 * sorted(zooms)[int(0.9 * len(zooms))],
+            "drop_ms_median": 1000 * statistics.median(drops), "drop_ms_max": 1000 * max(drops)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    results = {"austerlitz": measure(AUSTERLITZ, args.repeat),
+               "generated_2000": measure(big_battle(), args.repeat)}
+    if args.json:
+        print(json.dumps(results, indent=2))
+        return
+    for name, r in results.items():
+        print(f"{name} ({r['units']} units): open to first paint {r['open_s']:.2f} s (< 1.5); "
+              f"pan {r['pan_ms_median']:.1f} ms, p90 {r['pan_ms_p90']:.1f} (< 16); "
+              f"full repaint {r['full_repaint_ms_median']:.1f} ms, p90 {r['full_repaint_ms_p90']:.1f}; "
+              f"zoom {r['zoom_ms_median']:.1f} ms, p90 {r['zoom_ms_p90']:.1f} (< 16); "
+              f"drop feedback {r['drop_ms_median']:.1f} ms, max {r['drop_ms_max']:.1f} (< 50)")
+
+
+if __name__ == "__main__":
+    main()
