@@ -38,7 +38,6 @@ class UnitClipboard:
             return []
         b = self.doc.battle
         g = b.battlefield.grid or 3.0
-        first = self.items[0]
         if at is None or not (0 <= at[0] <= b.battlefield.width and 0 <= at[1] <= b.battlefield.height):
             src = [u for u in self.doc.selected_units()] or []
             base = b.units[src[0]].pos if src else (b.battlefield.width / 2, b.battlefield.height / 2)

@@ -2,7 +2,7 @@
 and walls point by point, drop bridges and fords. Each stroke or click is one action."""
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QPainterPath, QPen
 from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QGraphicsPathItem, QGraphicsRectItem,
                                QHBoxLayout, QLabel, QWidget)
