@@ -15,6 +15,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from manager.dice import ManualSource
+from manager.editor_actions import RemoveCommand, RemoveTerrain, RemoveUnit
 from manager.errors import BerthierError, IllegalAction
 from manager.session import Session
 
@@ -120,6 +121,29 @@ class Document(QObject):
         else:
             self.undo_stack.push(ActionCommand(self, before, len(s.entries), label))
         self.model_changed()
+
+    def execute_all(self, actions, text: str) -> bool:
+        """One action as itself, several as one undo step; stops at the first refusal."""
+        actions = list(actions)
+        if len(actions) == 1:
+            return self.execute(actions[0], text if "{n}" not in text else None)
+        with self.group(text.format(n=len(actions))):
+            return all(self.execute(a) for a in actions)
+
+    def delete_selection(self) -> bool:
+        """Remove the selected units, commands (with their units) and terrain."""
+        b = self.battle
+        commands = [i for i in self.selection if i in b.commands]
+        gone = {u for c in commands for u in b.hierarchy.units_of(c)}
+        actions = [RemoveCommand(c) for c in commands]
+        actions += [RemoveUnit(u) for u in self.selection if u in b.units and u not in gone]
+        terrain = {f.id for f in b.battlefield.features}
+        actions += [RemoveTerrain(t) for t in self.selection if t in terrain]
+        if not actions:
+            self.refused.emit("select units, commands or terrain to delete "
+                              "(a leader goes with his command)")
+            return False
+        return self.execute_all(actions, "delete {n} pieces")
 
     @contextmanager
     def group(self, text: str):

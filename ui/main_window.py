@@ -258,24 +258,7 @@ class MainWindow(QMainWindow):
         self.doc.select([u.id for u in self.doc.shown.live_units()])
 
     def delete_selection(self) -> None:
-        from manager.editor_actions import RemoveCommand, RemoveTerrain, RemoveUnit
-        b = self.doc.battle
-        actions = []
-        for pid in self.doc.selection:
-            if pid in b.units:
-                actions.append(RemoveUnit(pid))
-            elif pid in b.commands:
-                actions.append(RemoveCommand(pid))
-            elif any(f.id == pid for f in b.battlefield.features):
-                actions.append(RemoveTerrain(pid))
-        if not actions:
-            self.doc.refused.emit("select units, commands or terrain to delete (a leader goes with his command)")
-        elif len(actions) == 1:
-            self.doc.execute(actions[0])
-        else:
-            with self.doc.group(f"delete {len(actions)} pieces"):
-                for a in actions:
-                    self.doc.execute(a)
+        self.doc.delete_selection()
 
     def _setup_mode(self, on: bool) -> None:
         self.doc.setup_mode = on

@@ -183,12 +183,8 @@ class BrushTool(Tool):
             actions.append(ReshapeTerrain(touching[0].id, _ring(shape)))
         elif not stroke.is_empty:
             actions.append(AddTerrain(new_id(b, kind), kind, _ring(stroke)))
-        if len(actions) == 1:
-            self.doc.execute(actions[0], f"paint {kind}" if not erase else f"erase {kind}")
-        elif actions:
-            with self.doc.group(f"erase {kind}"):
-                for a in actions:
-                    self.doc.execute(a)
+        if actions:
+            self.doc.execute_all(actions, f"{'erase' if erase else 'paint'} {kind}")
 
     def key(self, event) -> bool:
         if event.key() in (Qt.Key_BracketLeft, Qt.Key_BracketRight):

@@ -166,13 +166,14 @@ class SelectTool(Tool):
             item.update()
         self.doc.message.emit(why or f"legal: {action.verb} to ({cell[0]:g}\", {cell[1]:g}\")")
 
-    def best_action(self, pid: str, to) -> tuple:
+    def best_action(self, pid: str, to, drag=None) -> tuple:
         """The action a drop at `to` means, and '' or the engine's reason against it."""
         b = self.doc.battle
         if pid in b.leaders:
             action = (MoveLeader(pid, to) if self.playing else RelocateLeader(pid, to))
             return action, self.doc.check(action)
-        item, start, facing = self._drag[pid] if self._drag and pid in self._drag else (
+        drag = drag if drag is not None else self._drag
+        item, start, facing = drag[pid] if drag and pid in drag else (
             None, b.units[pid].pos, b.units[pid].facing)
         wanted = (facing + self._facing_delta) % 360
         if not self.playing:
@@ -210,15 +211,9 @@ class SelectTool(Tool):
         if not moved:
             self._snap_back(drag)
             return True
-        self._drag = drag
-        actions = [self.best_action(pid, (item.pos().x(), item.pos().y()))[0] for pid, item in moved]
-        self._drag = None
-        if len(actions) == 1:
-            self.doc.execute(actions[0])
-        else:
-            with self.doc.group(f"move {len(actions)} pieces"):
-                for a in actions:
-                    self.doc.execute(a)
+        actions = [self.best_action(pid, (item.pos().x(), item.pos().y()), drag)[0]
+                   for pid, item in moved]
+        self.doc.execute_all(actions, "move {n} pieces")
         self._snap_back(drag)
         return True
 
@@ -257,9 +252,5 @@ class SelectTool(Tool):
         units = [b.units[u] for u in self.doc.selected_units() if u in b.units]
         actions = [(MoveUnit(u.id, u.pos, (u.facing + step) % 360) if self.playing
                     else RelocateUnit(u.id, u.pos, (u.facing + step) % 360)) for u in units]
-        if len(actions) == 1:
-            self.doc.execute(actions[0])
-        elif actions:
-            with self.doc.group(f"turn {len(actions)} units"):
-                for a in actions:
-                    self.doc.execute(a)
+        if actions:
+            self.doc.execute_all(actions, "turn {n} units")

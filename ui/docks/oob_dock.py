@@ -11,7 +11,7 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (QAbstractItemView, QDockWidget, QHBoxLayout, QInputDialog,
                                QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
-from manager.editor_actions import AddCommand, ReassignUnit, RemoveCommand, RemoveUnit, RenameCommand
+from manager.editor_actions import AddCommand, ReassignUnit, RenameCommand
 
 ROLE = Qt.UserRole        # ("side" | "command" | "unit", id)
 
@@ -212,13 +212,9 @@ class OobDock(QDockWidget):
         for kind, ref in moving:
             units += list(b.hierarchy.units_of(ref)) if kind == "command" else [ref]
         units = [u for u in units if b.hierarchy.find_command(u) != cid]
-        if len(units) == 1:
-            self.doc.execute(ReassignUnit(units[0], cid))
-        elif units:
-            with self.doc.group(f"{len(units)} units join {b.commands[cid].name}"):
-                for u in units:
-                    if not self.doc.execute(ReassignUnit(u, cid)):
-                        break
+        if units:
+            self.doc.execute_all([ReassignUnit(u, cid) for u in units],
+                                 "{n} units join " + b.commands[cid].name)
 
     def add_command(self) -> None:
         from ..battlefield.paint_tools import new_id
@@ -245,15 +241,7 @@ class OobDock(QDockWidget):
             self.doc.execute(RenameCommand(c.id, name))
 
     def delete(self) -> None:
-        actions = [RemoveCommand(c) for c in self._selected("command")]
-        gone = {u for c in self._selected("command") for u in self.doc.battle.hierarchy.units_of(c)}
-        actions += [RemoveUnit(u) for u in self._selected("unit") if u not in gone]
-        if len(actions) == 1:
-            self.doc.execute(actions[0])
-        elif actions:
-            with self.doc.group(f"delete {len(actions)} pieces"):
-                for a in actions:
-                    self.doc.execute(a)
+        self.doc.delete_selection()         # the tree's selection is the document's
 
     def place(self) -> None:
         cids = self._selected("command") or [self.doc.battle.hierarchy.find_command(u)

@@ -193,7 +193,16 @@ def resolve_fire(battle, action, dice) -> list:
 def fire_odds(battle, action) -> Odds:
     check_fire(battle, action)
     unit, target = battle.units[action.unit], battle.units[action.target]
-    spec = fire_spec(battle, unit, target)
+    leaders = board(battle).box_leaders.get(box_of(battle, target), ())
+    return volley_odds(battle, unit, target, fire_spec(battle, unit, target), leaders)
+
+
+def leader_hit_chance() -> Fraction:
+    return Fraction(sum(1 for a in range(1, 7) for b in range(1, 7) if a + b in LEADER_HIT_FACES), 36)
+
+
+def volley_odds(battle, unit, target, spec: FireSpec, leaders) -> Odds:
+    """Hits, elimination, falling back and each leader's hit: the map's and the table's."""
     dist = spec.die().times(spec.dice)
     odds = Odds("fire", [OddsLine(f"{unit.name} on {target.name}", dist, target.id)],
                 notes=[f"{spec.dice} dice, hit on {spec.to_hit - spec.modifier}+"
@@ -203,8 +212,6 @@ def fire_odds(battle, action) -> Odds:
         need_hits = max(FIRE_HITS_FOR_FALL_BACK - target.fire_hits, 1)
         fb = sum((dist.p(k) for k in range(need_hits, target.hits)), Fraction(0))
         odds.outcomes[f"{target.name} falls back"] = fb
-    leaders = board(battle).box_leaders.get(box_of(battle, target), ())
     for lid in leaders:
-        odds.outcomes[f"{battle.leaders[lid].name} hit"] = Fraction(
-            sum(1 for a in range(1, 7) for b in range(1, 7) if a + b in LEADER_HIT_FACES), 36)
+        odds.outcomes[f"{battle.leaders[lid].name} hit"] = leader_hit_chance()
     return odds

@@ -115,14 +115,19 @@ def fall_back(battle, uid: str, enemy_boxes: list[Box], events: list, why: str) 
 def leader_checks(battle, box: Box, dice, events: list, why: str) -> None:
     """Every leader in a box shot at or in melee rolls 2D6: 2 or 3 and he is hit."""
     for lid in list(board(battle).box_leaders.get(box, ())):
-        leader = battle.leaders[lid]
-        roll = dice.roll(2, f"leader hit: {leader.name} ({why})")
-        if roll.result in LEADER_HIT_FACES:
-            leader = battle.update_leader(lid, hits=leader.hits - 1)
-            events.append(LeaderHit(leader.name, leader.hits))
-            if leader.hits <= 0:
-                battle.update_leader(lid, eliminated=True, hits=0)
-                events.append(LeaderFell(leader.name))
+        leader_check(battle, lid, dice, events, why)
+
+
+def leader_check(battle, lid: str, dice, events: list, why: str) -> None:
+    """One leader rolls 2D6 for a hit; at no hits left he falls."""
+    leader = battle.leaders[lid]
+    roll = dice.roll(2, f"leader hit: {leader.name} ({why})")
+    if roll.result in LEADER_HIT_FACES:
+        leader = battle.update_leader(lid, hits=leader.hits - 1)
+        events.append(LeaderHit(leader.name, leader.hits))
+        if leader.hits <= 0:
+            battle.update_leader(lid, eliminated=True, hits=0)
+            events.append(LeaderFell(leader.name))
 
 
 def settle(battle, events: list) -> None:

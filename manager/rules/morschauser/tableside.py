@@ -8,16 +8,14 @@ with the distance, and the umpire moves the miniature.
 """
 from __future__ import annotations
 
-from fractions import Fraction
-
 from ...actions import need
 from ...events import FallBackOrdered, MeleeResolved, UnitFired
-from ...odds import Odds, OddsLine
+from ...odds import Odds
 from ..base import SituationField, read_situation
-from .fire import check_fire_unit, max_range, spec_for
+from .fire import check_fire_unit, max_range, spec_for, volley_odds
 from .melee import Piece, _unit_piece, decide, pieces_odds, roll_pieces
-from .morale import kutusov_holds, settle, take_hits
-from .tables import FALL_BACK_BOXES, FIRE_HITS_FOR_FALL_BACK, LEADER, LEADER_HIT_FACES
+from .morale import kutusov_holds, leader_check, settle, take_hits
+from .tables import FALL_BACK_BOXES, FIRE_HITS_FOR_FALL_BACK, LEADER
 
 COVER = ("none", "woods", "buildings", "behind a wall", "two kinds of cover")
 
@@ -82,7 +80,8 @@ def resolve_table_fire(battle, action, dice) -> list:
     hits = sum(spec.hits_for(f) for f in roll.faces)
     battle.update_unit(unit.id, fired=True)
     events: list = [UnitFired(unit.name, target.name, spec.dice, hits)]
-    _leader_check(battle, s["leader"], dice, events, f"{target.name} shot at")
+    if s["leader"]:
+        leader_check(battle, s["leader"], dice, events, f"{target.name} shot at")
     if take_hits(battle, target.id, hits, events):
         settle(battle, events)
         return events
@@ -101,37 +100,8 @@ def table_fire_odds(battle, action) -> Odds:
     check_table_fire(battle, action)
     s = read_situation(fields(battle, action), action.situation)
     unit, target = battle.units[action.unit], battle.units[action.target]
-    spec = _spec(battle, action, s)
-    dist = spec.die().times(spec.dice)
-    odds = Odds("fire", [OddsLine(f"{unit.name} on {target.name}", dist, target.id)],
-                notes=[f"{spec.dice} dice, hit on {spec.to_hit - spec.modifier}+"
-                       f" ({', '.join(spec.notes) or 'no modifiers'})"])
-    odds.outcomes[f"{target.name} eliminated"] = dist.p_at_least(target.hits)
-    if not target.fell_back and not kutusov_holds(battle, target):
-        need_hits = max(FIRE_HITS_FOR_FALL_BACK - target.fire_hits, 1)
-        odds.outcomes[f"{target.name} falls back"] = sum(
-            (dist.p(k) for k in range(need_hits, target.hits)), Fraction(0))
-    if s["leader"]:
-        odds.outcomes[f"{battle.leaders[s['leader']].name} hit"] = _leader_hit_chance()
-    return odds
-
-
-def _leader_hit_chance() -> Fraction:
-    return Fraction(sum(1 for a in range(1, 7) for b in range(1, 7) if a + b in LEADER_HIT_FACES), 36)
-
-
-def _leader_check(battle, lid: str, dice, events: list, why: str) -> None:
-    from ...events import LeaderFell, LeaderHit
-    if not lid:
-        return
-    leader = battle.leaders[lid]
-    roll = dice.roll(2, f"leader hit: {leader.name} ({why})")
-    if roll.result in LEADER_HIT_FACES:
-        leader = battle.update_leader(lid, hits=leader.hits - 1)
-        events.append(LeaderHit(leader.name, leader.hits))
-        if leader.hits <= 0:
-            battle.update_leader(lid, eliminated=True, hits=0)
-            events.append(LeaderFell(leader.name))
+    return volley_odds(battle, unit, target, _spec(battle, action, s),
+                       [s["leader"]] if s["leader"] else [])
 
 
 # ---- melee ------------------------------------------------------------------------------
@@ -168,7 +138,8 @@ def resolve_table_melee(battle, action, dice) -> list:
     events: list = []
     dealt = roll_pieces(battle, ps, dice, events)
     for key in ("attack_leader", "defend_leader"):
-        _leader_check(battle, s[key], dice, events, "in melee")
+        if s[key]:
+            leader_check(battle, s[key], dice, events, "in melee")
     att, dfn, outcome, losers, winners = decide(ps, dealt["attack"], dealt["defend"])
     for uid in losers:
         if winners and not battle.units[uid].eliminated:
