@@ -10,7 +10,9 @@ from .errors import BerthierError
 
 
 def _simulate(args) -> int:
-    from .simulate import balance, fight, report, turn_lines
+    from .simulate import balance, fight
+    if args.runs and args.save:
+        raise BerthierError("--save records one battle; it cannot be used with --runs")
     if args.runs:
         summary = balance(args.scenario, args.runs, args.ruleset, args.seed or 1, args.turns,
                           progress=not args.json)
@@ -19,11 +21,35 @@ def _simulate(args) -> int:
         else:
             print(_balance_text(summary))
         return 0
-    session = fight(args.scenario, args.ruleset, args.seed, args.turns)
-    data = report(session)
-    if args.json:
-        print(json.dumps(data, indent=2, ensure_ascii=False))
+    session = fight(args.scenario, args.ruleset, args.seed, args.turns, args.save)
+    _print_report(session, args.json)
+    if args.save:
+        print(f"saved {args.save} ({len(session.entries)} actions)", file=sys.stderr)
+    return 0
+
+
+def _report(args) -> int:
+    from .store.battle_file import load_battle
+    session, _ = load_battle(args.file)
+    if args.html:
+        from .report_html import battle_report_html
+        out = Path(args.html)
+        tmp = out.with_name(out.name + ".tmp")
+        tmp.write_text(battle_report_html(session), encoding="utf-8")
+        tmp.replace(out)
+        print(f"wrote {out}", file=sys.stderr)
         return 0
+    _print_report(session, args.json)
+    return 0
+
+
+def _print_report(session, as_json: bool) -> None:
+    """The after-action report: turn by turn, the result, and each command's losses."""
+    from .simulate import report, turn_lines
+    data = report(session)
+    if as_json:
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+        return
     b = session.battle
     print(f"{data['scenario']} under {data['ruleset']}, seed {data['seed']}")
     for line in turn_lines(session):
@@ -37,7 +63,6 @@ def _simulate(args) -> int:
                                               ("leader lost", c["leader_lost"])) if on)
             print(f"    {name:<36} {c['units_left']:>3}/{c['units_start']:<3} units, "
                   f"{c['hits_taken']:>3} hits taken{'  [' + marks + ']' if marks else ''}")
-    return 0
 
 
 def _balance_text(s: dict) -> str:
@@ -125,7 +150,14 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--turns", type=int, help="turn limit")
     s.add_argument("--json", action="store_true")
     s.add_argument("--runs", type=int, help="fight this many seeds and report the balance")
+    s.add_argument("--save", metavar="FILE.berthier",
+                   help="record the battle as it is fought (one commit per action)")
     s.set_defaults(run=_simulate)
+    rp = sub.add_parser("report", help="the after-action report of a saved battle")
+    rp.add_argument("file")
+    rp.add_argument("--json", action="store_true")
+    rp.add_argument("--html", metavar="OUT.html", help="write a printable report instead")
+    rp.set_defaults(run=_report)
     o = sub.add_parser("import-oob", help="read a plain-text order of battle")
     o.add_argument("file")
     o.add_argument("-o", "--out", help="write a playable scenario (TOML)")
@@ -138,6 +170,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("scenario")
     c.add_argument("--ruleset")
     c.set_defaults(run=_check)
+    from .campaign.cli import register
+    register(sub)
     return p
 
 
@@ -163,6 +197,9 @@ def main(argv=None, extend=None, default=None) -> int:
     except KeyboardInterrupt:
         print("berthier: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:         # `berthier ... | head`: the reader has had enough
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":

@@ -172,7 +172,8 @@ class AddCommand(Action):
         if self.leader_id:
             need(self.leader_id not in _ids(battle) and self.leader_id != self.id,
                  f"the id {self.leader_id!r} is taken")
-            need(1 <= self.quality <= 6, "leader quality is 1 (abysmal) to 6 (superior)")
+            need(0 <= self.quality <= 6,
+                 "leader quality is 1 (abysmal) to 6 (superior), or 0 to roll at the start")
             _check_spot(battle, ruleset, "leader", _snap(battle, self.leader_pos))
 
     def apply(self, battle, ruleset, dice):
@@ -185,6 +186,36 @@ class AddCommand(Action):
                                      self.side, x, y, self.quality))
         battle.set_hierarchy(h)
         return [ScenarioEdited(f"command {self.name} formed")]
+
+
+@register
+@dataclass(frozen=True)
+class AppointGeneral(Action):
+    """Give an army without a commander-in-chief its general (e.g. from the OOB library)."""
+    side: str
+    id: str
+    name: str
+    pos: tuple
+    quality: int = 3
+    trait: str = ""
+
+    def validate(self, battle, ruleset):
+        need(self.side in battle.sides, f"there is no side {self.side!r}")
+        need(not battle.sides[self.side].general,
+             f"{battle.sides[self.side].name} already has a general")
+        need(self.id and self.id not in _ids(battle), f"the id {self.id!r} is taken or empty")
+        need(0 <= self.quality <= 6, "leader quality is 1 (abysmal) to 6 (superior), or 0 to roll")
+        need(not self.trait or self.trait in ruleset.traits,
+             f"{self.trait!r} is not a trait of {ruleset.name}")
+        _check_spot(battle, ruleset, "leader", _snap(battle, self.pos))
+
+    def apply(self, battle, ruleset, dice):
+        x, y = _snap(battle, self.pos)
+        battle.put_leader(Leader(self.id, self.name or self.id, self.side, x, y, self.quality,
+                                 self.trait))
+        battle.put_side(replace(battle.sides[self.side], general=self.id))
+        battle.set_hierarchy(battle.hierarchy.with_general(self.side, self.id))
+        return [ScenarioEdited(f"{self.name} commands {battle.sides[self.side].name}")]
 
 
 @register

@@ -247,7 +247,7 @@ def battle_from_dict(data: dict, path="<scenario>", ruleset_id: str | None = Non
                         sc.get("date", str, ""), sc.get("scale", str, ""),
                         sc.get("first_side", str, "roll"), MappingProxyType(options),
                         MappingProxyType({k: dict(v) for k, v in opts.data.items()
-                                          if isinstance(v, dict)}))
+                                          if isinstance(v, dict) and k != ruleset.id}))
     if info.first_side != "roll" and info.first_side not in sides:
         sc.fail("first_side", f"expected 'roll' or a side id ({', '.join(sides)})")
     battle = Battle(info, battlefield, sides, commands, units, leaders, Hierarchy(graph))
@@ -272,8 +272,10 @@ def battle_to_dict(battle: Battle) -> dict:
     info = battle.info
 
     def where(piece):
-        if grid:
-            return {"at": [int(piece.x // grid), int(piece.y // grid)]}
+        if grid:                    # boxes when a piece stands at a box centre, else exact
+            c, r = int(piece.x // grid), int(piece.y // grid)
+            if ((c + 0.5) * grid, (r + 0.5) * grid) == (piece.x, piece.y):
+                return {"at": [c, r]}
         return {"pos": [piece.x, piece.y]}
 
     def leader(l):

@@ -138,6 +138,12 @@ class Session:
         for entry in self.entries[base:n]:
             self._apply(entry.action, ReplaySource(entry.rolls))
 
+    def initial_battle(self):
+        """A copy of the battle as the session began (the scenario its log folds over)."""
+        probe = self.battle.copy()
+        probe.restore(self._snapshots[0])
+        return probe
+
     def state_at(self, n: int):
         """A copy of the battle as it was after the first n entries (for the log view)."""
         base = max(k for k in self._snapshots if k <= n)

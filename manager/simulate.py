@@ -17,14 +17,26 @@ from .scenario_io import load_scenario
 from .session import Session
 
 
-def fight(scenario_path, ruleset=None, seed=None, turns=None) -> Session:
+def fight(scenario_path, ruleset=None, seed=None, turns=None, save=None) -> Session:
+    """Play a scenario with the commander on both sides; `save` records it as it plays."""
     battle = load_scenario(scenario_path, ruleset)
     info = battle.info
     if seed is not None or turns is not None:
         battle.set_info(replace(info, seed=info.seed if seed is None else int(seed),
                                 turns=info.turns if turns is None else int(turns)))
     session = Session(battle)
-    Autopilot(session).play()
+    record = None
+    if save is not None:
+        from .store import create_battle
+        record = create_battle(save, session)
+    try:
+        Autopilot(session).play()
+    finally:
+        if record is not None:
+            record.close()
+    if record is not None and record.error:
+        from .errors import StoreError
+        raise StoreError(record.error)
     return session
 
 
@@ -51,6 +63,7 @@ def report(session, scenario_name: str | None = None) -> dict:
             commands[b.commands[cid].name] = {
                 "units_start": len(units),
                 "units_left": sum(1 for u in units if not b.units[u].eliminated),
+                "units_eliminated": sum(1 for u in units if b.units[u].eliminated),
                 "hits_taken": sum(taken.get(u, 0) for u in units),
                 "shaken": cid in b.state.shaken,
                 "leader_lost": bool(lid) and b.leaders[lid].eliminated,

@@ -18,6 +18,7 @@ from manager.dice import ManualSource
 from manager.editor_actions import RemoveCommand, RemoveTerrain, RemoveUnit
 from manager.errors import BerthierError, IllegalAction
 from manager.session import Session
+from manager.store import BattleFile
 
 
 class ActionCommand(QUndoCommand):
@@ -57,10 +58,13 @@ class Document(QObject):
     refused = Signal(str)           # an action the engine refused, with its reason
     preview_changed = Signal()
 
-    def __init__(self, battle, path: str | Path | None = None):
+    def __init__(self, battle, path: str | Path | None = None, session: Session | None = None,
+                 record=None):
         super().__init__()
-        self.session = Session(battle)
+        self.session = session or Session(battle)
         self.path = Path(path) if path else None
+        # a BattleFile (the game is saved action by action) or an Autosave, or None
+        self.record = record
         self.undo_stack = QUndoStack(self)
         self.selection: list[str] = []       # ids of units, leaders, commands or terrain
         self.preview: int | None = None      # show the battle after this many log entries
@@ -87,6 +91,20 @@ class Document(QObject):
     @property
     def title(self) -> str:
         return self.path.name if self.path else "untitled"
+
+    @property
+    def is_battle_file(self) -> bool:
+        """Recording into a battle file the user named (not an autosave)."""
+        return isinstance(self.record, BattleFile)
+
+    @property
+    def record_error(self) -> str | None:
+        return getattr(self.record, "error", None)
+
+    def close_record(self) -> None:
+        if self.record is not None:
+            self.record.close()
+            self.record = None
 
     # ---- the one door -----------------------------------------------------------------
     def check(self, action) -> str:

@@ -9,8 +9,6 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox,
                                QToolBar, QUndoView)
 
-from manager.errors import BerthierError
-from manager.scenario_io import load_scenario, save_scenario
 
 from .battlefield.paint_tools import BrushTool, PlaceTool, PointTool, PolylineTool
 from .battlefield.scene import BattleScene
@@ -24,6 +22,7 @@ from .docks.properties_dock import PropertiesDock
 from .docks.tableside_dock import TableSideDock
 from .docks.turn_dock import TurnDock
 from .document import Document
+from .files import Files
 from .settings import AppSettings
 
 TOOLS = (SelectTool, PlaceTool, BrushTool, PolylineTool, PointTool)
@@ -43,6 +42,8 @@ class MainWindow(QMainWindow):
             self.statusBar().addPermanentWidget(w)
         self.view.cursor_moved.connect(self._cursor)
         self.view.zoom_changed.connect(lambda z: self.zoom_label.setText(f"{z:.1f} px/inch"))
+        self.files = Files(self)
+        self._record_error = None
         self._build_menus()
         geometry, state = self.settings.window()
         if geometry is not None:
@@ -56,6 +57,7 @@ class MainWindow(QMainWindow):
             for dock in self.docks.values():
                 self.removeDockWidget(dock)
                 dock.deleteLater()
+            self.doc.close_record()
             self.doc.deleteLater()
             self.view.tool = None
             self.scene.deleteLater()
@@ -102,51 +104,21 @@ class MainWindow(QMainWindow):
         self.setWindowModified(False)
         self.view.fit_table()
 
+    # ---- files: see ui/files.py --------------------------------------------------------
     def open_path(self, path) -> bool:
-        """Open a scenario; a bad file gets a dialog and the open battle stays as it was."""
-        try:
-            battle = load_scenario(path)
-        except BerthierError as exc:
-            self.show_error("Cannot open this file", str(exc))
-            return False
-        except OSError as exc:
-            self.show_error("Cannot open this file", f"{path}: {exc.strerror or exc}")
-            return False
-        self.set_document(Document(battle, path))
-        self.settings.add_recent(path)
-        self._recent_menu()
-        return True
+        return self.files.open(path)
 
     def save(self) -> bool:
-        if self.doc.path is None or self.doc.path.suffix.lower() != ".toml":
-            return self.save_as()
-        return self._write(self.doc.path)
+        return self.files.save()
 
     def save_as(self) -> bool:
-        path, _ = QFileDialog.getSaveFileName(self, "Save scenario", str(self.doc.path or "battle.toml"),
-                                              "Scenarios (*.toml)")
-        return bool(path) and self._write(Path(path))
+        return self.files.save_as()
 
     def _write(self, path: Path) -> bool:
-        try:
-            save_scenario(self.doc.battle, path)
-        except OSError as exc:
-            self.show_error("Cannot save", f"{path}: {exc.strerror or exc}")
-            return False
-        self.doc.path = path
-        self.doc.undo_stack.setClean()
-        self.settings.add_recent(path)
-        self._recent_menu()
-        self._refresh()
-        note = " (positions and strengths as they stand)" if self.doc.battle.state.started else ""
-        self.statusBar().showMessage(f"Saved {path.name}{note}", 6000)
-        return True
+        return self.files.write_scenario(path)
 
     def open_dialog(self) -> None:
-        start = str(self.doc.path.parent) if self.doc and self.doc.path else ""
-        path, _ = QFileDialog.getOpenFileName(self, "Open scenario", start, "Scenarios (*.toml);;All files (*)")
-        if path:
-            self.open_path(path)
+        self.files.open_dialog()
 
     def show_error(self, title: str, text: str) -> None:
         box = QMessageBox(QMessageBox.Warning, title, text, QMessageBox.Ok, self)
@@ -168,10 +140,20 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         mb = self.menuBar()
         f = mb.addMenu("&File")
-        self._action(f, "&Open…", self.open_dialog, QKeySequence.Open, "Open a scenario")
+        self._action(f, "&Open…", self.open_dialog, QKeySequence.Open,
+                     "Open a battle (.berthier) or a scenario (.toml)")
         self.recent_menu = f.addMenu("Open &recent")
         self._action(f, "&Save", self.save, QKeySequence.Save)
-        self._action(f, "Save &as…", self.save_as, QKeySequence.SaveAs)
+        self._action(f, "Save battle &as…", lambda: self.files.save_battle_as(), QKeySequence.SaveAs,
+                     "The whole game, log and dice, saved action by action from now on")
+        self._action(f, "Save as &scenario…", self.save_as, None,
+                     "Positions and strengths as they stand, as a scenario to share")
+        f.addSeparator()
+        self._action(f, "After-action &report…", lambda: self.files.export_report(), None,
+                     "Write the report of this battle as PDF or HTML")
+        self._action(f, "&Print report…", self._print_report, "Ctrl+P")
+        self._action(f, "Open &campaign…", self.open_campaign, None,
+                     "Show a campaign's ledger and book this battle into it")
         f.addSeparator()
         self._action(f, "&Quit", self.close, QKeySequence.Quit)
         e = mb.addMenu("&Edit")
@@ -296,7 +278,42 @@ class MainWindow(QMainWindow):
         else:
             mode = f"Turn {st.turn}, {b.sides[st.active].name if st.active in b.sides else st.active}, {st.phase}"
         self.mode_label.setText(mode)
+        error = self.doc.record_error
+        if error and error != self._record_error:
+            self._record_error = error
+            self.show_error("This battle is no longer being saved", error)
+
+    def _print_report(self) -> None:
+        from manager.report_html import battle_report_html
+        from .printing import print_html
+        print_html(battle_report_html(self.doc.session), self)
+
+    def open_campaign(self, path=None) -> bool:
+        from .docks.campaign_dock import CampaignDock
+        if path is None:
+            path, _ = QFileDialog.getOpenFileName(self, "Open campaign", "",
+                                                  "Campaigns (*.campaign);;All files (*)")
+            if not path:
+                return False
+        dock = CampaignDock.open(path, self)
+        if dock is None:
+            return False
+        old = self.docks.pop("CampaignDock", None)
+        if old is not None:
+            self.removeDockWidget(old)
+            old.close_campaign()
+            old.deleteLater()
+        self.addDockWidget(Qt.BottomDockWidgetArea, dock)
+        self.docks["CampaignDock"] = dock
+        self._dock_menu()
+        dock.show()
+        dock.raise_()
+        return True
 
     def closeEvent(self, event):
         self.settings.save_window(self.saveGeometry(), self.saveState())
+        if self.doc is not None:
+            self.doc.close_record()
+        if "CampaignDock" in self.docks:
+            self.docks["CampaignDock"].close_campaign()
         super().closeEvent(event)

@@ -20,7 +20,8 @@ class ScenarioInfo:
     scale: str = ""
     first_side: str = "roll"          # a side id, or "roll" as the rules say
     options: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
-    # every ruleset's options as the file gave them, so saving keeps the others too
+    # the other rulesets' options as the file gave them, so saving keeps them too
+    # (this ruleset's own live in `options`, the one place they can change)
     option_sets: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
 
 
@@ -156,6 +157,10 @@ class Battle:
 
     def put_command(self, command: Command) -> None:
         self.commands[command.id] = command
+        self.touch()
+
+    def put_side(self, side: Side) -> None:
+        self.sides[side.id] = side
         self.touch()
 
     def set_state(self, **changes) -> TurnState:

@@ -153,6 +153,11 @@ class Hierarchy:
         g.remove_nodes_from([unit_node(u) for u in self.units_of(cid)] + [command_node(cid)])
         return Hierarchy(g)
 
+    def with_general(self, side: str, lid: str) -> "Hierarchy":
+        g = self._edited()
+        g.nodes[army_node(side)]["leader"] = lid
+        return Hierarchy(g)
+
     def reassigned(self, uid: str, cid: str) -> "Hierarchy":
         g = self._edited()
         old = command_node(self._command_of[uid])

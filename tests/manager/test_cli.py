@@ -24,7 +24,8 @@ def test_simulate_json_is_byte_identical_for_a_seed():
     assert set(data) == {"scenario", "ruleset", "seed", "turns", "result", "sides"}
     assert data["seed"] == 5 and set(data["result"]) == {"winner", "reason"}
     cmd = data["sides"]["blue"]["commands"]["1st Brigade"]
-    assert set(cmd) == {"units_start", "units_left", "hits_taken", "shaken", "leader_lost"}
+    assert set(cmd) == {"units_start", "units_left", "units_eliminated", "hits_taken", "shaken",
+                        "leader_lost"}
     assert cmd["units_start"] == 4
 
 

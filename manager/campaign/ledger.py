@@ -1,0 +1,207 @@
+"""The campaign file: roster of units and leaders, battles fought, and the ledger.
+
+Every change is a ledger row (loss, return, replacement, join) or a leader event, so
+`show` adds rows up and never stores a total that could disagree with them.
+"""
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import asdict, dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from ..errors import StoreError
+from ..store import sqlite_file
+from ..store.scenario_rows import battle_from_rows, create_tables, write_scenario
+
+LEDGER_KINDS = ("loss", "return", "replacement", "join")
+TOTALS = {"losses": "loss", "returns": "return", "replacements": "replacement"}
+
+
+@dataclass(frozen=True)
+class CampaignOptions:
+    returns_fraction: float = 0.25      # each point lost comes back on a D100 <= 100 x this
+    eliminated: str = "destroyed"       # "destroyed": struck off; "reduced": kept as a cadre
+    fallen_leaders: str = "roll"        # "roll": D6 1-2 killed (replaced), 3-6 wounded;
+                                        # "wounded": always return; "replaced": always new
+
+    CHOICES = {"eliminated": ("destroyed", "reduced"),
+               "fallen_leaders": ("roll", "wounded", "replaced")}
+
+    def __post_init__(self):
+        if not 0 <= self.returns_fraction <= 1:
+            raise StoreError(f"returns fraction: expected 0 to 1, got {self.returns_fraction}")
+        for key, allowed in self.CHOICES.items():
+            if getattr(self, key) not in allowed:
+                raise StoreError(f"{key}: expected one of {', '.join(allowed)}, "
+                                 f"got {getattr(self, key)!r}")
+
+    def to_json(self) -> str:
+        return json.dumps({k: v for k, v in asdict(self).items()})
+
+
+def _create(db) -> None:
+    create_tables(db)                           # the founding scenario
+    db["roster_units"].create({"id": str, "side": str, "command": str, "name": str, "kind": str,
+                               "max": int, "status": str}, pk="id")
+    db["roster_leaders"].create({"id": str, "side": str, "command": str, "name": str,
+                                 "quality": int, "trait": str, "status": str}, pk="id")
+    db["battles"].create({"no": int, "file": str, "scenario": str, "seed": int, "winner": str,
+                          "reason": str, "turns": int, "fought_at": str, "closed_at": str},
+                         pk="no")
+    db["ledger"].create({"id": int, "battle": int, "unit": str, "kind": str, "points": int,
+                         "note": str}, pk="id", not_null={"battle", "unit", "kind", "points"},
+                        foreign_keys=[("unit", "roster_units", "id")])
+    db["leader_events"].create({"id": int, "battle": int, "leader": str, "event": str,
+                                "note": str}, pk="id")
+    db["rolls"].create({"id": int, "battle": int, "seq": int, "purpose": str, "expression": str,
+                        "faces": str, "source": str}, pk="id")
+
+
+CAMPAIGN_SCHEMA = sqlite_file.Schema("campaign", 1, _create, {})
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class Campaign:
+    def __init__(self, db, path: Path):
+        self.db, self.path = db, Path(path)
+
+    # ---- files ---------------------------------------------------------------------------
+    @classmethod
+    def create(cls, path, founding_battle, name: str = "", seed: int = 1,
+               options: CampaignOptions | None = None) -> "Campaign":
+        """A campaign mustering every unit and leader of a scenario at its strength."""
+        path = Path(path)
+        options = options or CampaignOptions()
+        b = founding_battle
+        db = sqlite_file.create(path, CAMPAIGN_SCHEMA, {
+            "id": uuid.uuid4().hex, "name": name or f"{b.info.name} campaign",
+            "ruleset": b.info.ruleset, "seed": seed, "dice_seq": 1, "created": _now(),
+            "options": options.to_json()})
+        with db.atomic():
+            write_scenario(db, b)
+            h = b.hierarchy
+            for cid in b.commands:
+                for uid in h.units_of(cid):
+                    u = b.units[uid]
+                    db["roster_units"].insert({"id": uid, "side": u.side, "command": cid,
+                                               "name": u.name, "kind": u.kind,
+                                               "max": u.max_hits, "status": "active"})
+                    db["ledger"].insert({"battle": 0, "unit": uid, "kind": "join",
+                                         "points": u.hits, "note": "mustered"})
+            for l in b.leaders.values():
+                cid = next((c for c in b.commands if h.leader_of_command(c) == l.id), None)
+                db["roster_leaders"].insert({"id": l.id, "side": l.side, "command": cid,
+                                             "name": l.name, "quality": l.quality,
+                                             "trait": l.trait, "status": "fit"})
+        return cls(db, path)
+
+    @classmethod
+    def open(cls, path) -> "Campaign":
+        db, _ = sqlite_file.open_file(path, CAMPAIGN_SCHEMA)
+        return cls(db, path)
+
+    def close(self) -> None:
+        self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self.db.close()
+
+    # ---- what it holds -------------------------------------------------------------------
+    @property
+    def meta(self) -> dict:
+        return sqlite_file.meta(self.db)
+
+    @property
+    def options(self) -> CampaignOptions:
+        return CampaignOptions(**json.loads(self.meta["options"]))
+
+    def founding_battle(self):
+        return battle_from_rows(self.db, self.path)
+
+    def battles(self) -> list[dict]:
+        return list(self.db.query("SELECT * FROM battles ORDER BY no"))
+
+    def closed_count(self) -> int:
+        return self.db.execute("SELECT count(*) FROM battles WHERE closed_at IS NOT NULL"
+                               ).fetchone()[0]
+
+    def units(self) -> dict[str, dict]:
+        return {r["id"]: r for r in self.db.query("SELECT * FROM roster_units ORDER BY rowid")}
+
+    def leaders(self) -> dict[str, dict]:
+        return {r["id"]: r for r in self.db.query("SELECT * FROM roster_leaders ORDER BY rowid")}
+
+    def strength(self) -> dict[str, int]:
+        """Each unit's strength now: the sum of its ledger rows."""
+        out = {uid: 0 for uid in self.units()}
+        for r in self.db.query("SELECT unit, kind, sum(points) AS p FROM ledger GROUP BY unit, kind"):
+            out[r["unit"]] += -r["p"] if r["kind"] == "loss" else r["p"]
+        return out
+
+    # ---- the umpire's replacements -----------------------------------------------------------
+    def reinforce(self, uid: str, points: int, note: str = "") -> int:
+        units = self.units()
+        if uid not in units:
+            raise StoreError(f"{self.path}: no unit {uid!r} on the campaign's roster")
+        u = units[uid]
+        if u["status"] == "destroyed":
+            raise StoreError(f"{u['name']} was destroyed; it cannot take replacements")
+        if points < 1:
+            raise StoreError(f"replacements: expected a positive number of points, got {points}")
+        now = self.strength()[uid]
+        if now + points > u["max"]:
+            raise StoreError(f"{u['name']} has {now} of {u['max']} points: at most "
+                             f"{u['max'] - now} replacement point(s) fit")
+        with self.db.atomic():
+            self.db["ledger"].insert({"battle": self.closed_count(), "unit": uid,
+                                      "kind": "replacement", "points": points,
+                                      "note": note or "replacements from the depot"})
+        return now + points
+
+    # ---- the ledger in figures -----------------------------------------------------------------
+    def summary(self) -> dict:
+        units, strength = self.units(), self.strength()
+        rows = list(self.db.query("SELECT battle, unit, kind, sum(points) AS p FROM ledger "
+                                  "GROUP BY battle, unit, kind"))
+        per: dict = {}
+        for r in rows:
+            per.setdefault(r["unit"], {}).setdefault(r["battle"], {})[r["kind"]] = r["p"]
+        founding = self.founding_battle()
+        armies = {}
+        for sid, side in founding.sides.items():
+            out_units = []
+            for uid, u in ((k, v) for k, v in units.items() if v["side"] == sid):
+                stages = per.get(uid, {})
+                start = sum(s.get("join", 0) for s in stages.values())
+                tot = {key: sum(s.get(kind, 0) for s in stages.values())
+                       for key, kind in TOTALS.items()}
+                out_units.append({
+                    "id": uid, "name": u["name"], "command": u["command"], "kind": u["kind"],
+                    "status": u["status"], "start": start, "now": strength[uid], **tot,
+                    "battles": {str(n): {key: s.get(kind, 0) for key, kind in TOTALS.items()}
+                                for n, s in sorted(stages.items())}})
+            totals = {k: sum(u[k] for u in out_units)
+                      for k in ("start", "now", "losses", "returns", "replacements")}
+            armies[sid] = {"name": side.name, **totals, "units": out_units}
+        meta = self.meta
+        return {"campaign": meta["name"], "ruleset": meta["ruleset"],
+                "options": json.loads(meta["options"]), "battles": self.battles(),
+                "armies": armies, "leaders": list(self.leaders().values()),
+                "leader_events": list(self.db.query("SELECT battle, leader, event, note FROM "
+                                                    "leader_events ORDER BY id"))}
+
+    def strength_history(self) -> dict[str, list[int]]:
+        """Each army's strength after each stage: [muster, after battle 1, ...]."""
+        units = self.units()
+        stages = self.closed_count()
+        out = {}
+        for r in self.db.query("SELECT unit, battle, kind, points FROM ledger"):
+            side = units[r["unit"]]["side"]
+            series = out.setdefault(side, [0] * (stages + 1))
+            delta = -r["points"] if r["kind"] == "loss" else r["points"]
+            for k in range(min(r["battle"], stages), stages + 1):
+                series[k] += delta
+        return out

@@ -1,0 +1,160 @@
+"""A scenario as SQLite rows, and back, in the shape scenario_io reads and writes.
+
+Rows hold what a TOML scenario holds, positions in inches (exact floats). Reading
+rebuilds the scenario dict and hands it to `battle_from_dict`, so a battle file is
+checked by the very code that checks a scenario file, and its errors name the table
+and row ("units[12].hits") the way a scenario's name the key.
+"""
+from __future__ import annotations
+
+import json
+
+from ..errors import ScenarioError, StoreError
+from ..scenario_io import battle_from_dict, battle_to_dict
+
+TABLES = {
+    "scenario": ({"key": str, "value": str}, "key"),
+    "sides": ({"ord": int, "id": str, "name": str, "nation": str, "home_edge": str,
+               "colour": str}, "id"),
+    "commands": ({"ord": int, "id": str, "side": str, "name": str, "nation": str, "note": str,
+                  "orders": str}, "id"),
+    "leaders": ({"id": str, "side": str, "command": str, "name": str, "quality": int,
+                 "trait": str, "x": float, "y": float}, "id"),
+    "units": ({"ord": int, "id": str, "command": str, "name": str, "kind": str, "x": float,
+               "y": float, "facing": int, "hits": int, "formation": str, "guard": int,
+               "fixed": int, "nation": str, "sharpshooters": int}, "id"),
+    "terrain": ({"ord": int, "id": str, "kind": str, "name": str, "level": int, "variant": str,
+                 "points": str}, "id"),
+}
+
+
+def create_tables(db) -> None:
+    for name, (columns, pk) in TABLES.items():
+        db[name].create(columns, pk=pk, not_null=set(columns) - {"command", "nation", "note", "hits",
+                                                                  "trait", "name", "variant"})
+
+
+def _xy(piece: dict, grid) -> tuple[float, float]:
+    if "at" in piece:
+        c, r = piece["at"]
+        return (c + 0.5) * grid, (r + 0.5) * grid
+    return float(piece["pos"][0]), float(piece["pos"][1])
+
+
+def write_scenario(db, battle) -> None:
+    """Store the battle as a scenario (its state now); inside the caller's transaction."""
+    data = battle_to_dict(battle)
+    grid = data["table"].get("grid")
+    sc = dict(data["scenario"])
+    info = {**sc, "table": data["table"], "options": data.get("options", {})}
+    db["scenario"].insert_all([{"key": k, "value": json.dumps(v)} for k, v in info.items()])
+    sides, commands, leaders, units = [], [], [], []
+
+    def leader(d, side, command):
+        x, y = _xy(d, grid)
+        leaders.append({"id": d["id"], "side": side, "command": command, "name": d["name"],
+                        "quality": d["quality"], "trait": d.get("trait", ""), "x": x, "y": y})
+
+    for i, s in enumerate(data["sides"]):
+        sides.append({"ord": i, **{k: s[k] for k in ("id", "name", "nation", "home_edge", "colour")}})
+        if "general" in s:
+            leader(s["general"], s["id"], None)
+        for c in s["commands"]:
+            commands.append({"ord": len(commands), "id": c["id"], "side": s["id"],
+                             "name": c["name"], "nation": c.get("nation"), "note": c.get("note", ""),
+                             "orders": json.dumps(c.get("orders", {}))})
+            if "leader" in c:
+                leader(c["leader"], s["id"], c["id"])
+            for u in c["units"]:
+                x, y = _xy(u, grid)
+                units.append({"ord": len(units), "id": u["id"], "command": c["id"],
+                              "name": u["name"], "kind": u["kind"], "x": x, "y": y,
+                              "facing": u["facing"], "hits": u.get("hits"),
+                              "formation": u.get("formation", "line"),
+                              "guard": int(u.get("guard", False)), "fixed": int(u.get("fixed", False)),
+                              "nation": u.get("nation"),
+                              "sharpshooters": int(u.get("sharpshooters", False))})
+    terrain = [{"ord": i, "id": t["id"], "kind": t["kind"], "name": t.get("name", ""),
+                "level": t.get("level", 1), "variant": t.get("variant", ""),
+                "points": json.dumps(t["points"])} for i, t in enumerate(data["terrain"])]
+    for name, rows in (("sides", sides), ("commands", commands), ("leaders", leaders),
+                       ("units", units), ("terrain", terrain)):
+        db[name].insert_all(rows)
+
+
+def read_scenario(db, path) -> dict:
+    """The scenario dict the rows describe; StoreError naming the row on anything odd."""
+    try:
+        info = {r["key"]: _json(path, f"scenario.{r['key']}", r["value"])
+                for r in db.query("SELECT key, value FROM scenario")}
+        rows = {name: list(db.query(f"SELECT * FROM [{name}] ORDER BY "
+                                    f"{'ord' if 'ord' in cols else 'rowid'}"))
+                for name, (cols, _) in TABLES.items() if name != "scenario"}
+    except Exception as exc:        # a missing table or column in a damaged file
+        raise StoreError(f"{path}: the scenario tables cannot be read ({exc})") from None
+    table = info.pop("table", None)
+    options = info.pop("options", {})
+    if not isinstance(table, dict):
+        raise StoreError(f"{path}: scenario.table: missing; expected the table's size")
+
+    def leader(r):
+        d = {"id": r["id"], "name": r["name"], "quality": r["quality"], "pos": [r["x"], r["y"]]}
+        if r["trait"]:
+            d["trait"] = r["trait"]
+        return d
+
+    by_command = {}
+    for i, u in enumerate(rows["units"]):
+        d = {"id": u["id"], "name": u["name"], "kind": u["kind"], "pos": [u["x"], u["y"]],
+             "facing": u["facing"], "formation": u["formation"]}
+        if u["hits"] is not None:
+            d["hits"] = u["hits"]
+        for flag in ("guard", "fixed", "sharpshooters"):
+            if u[flag]:
+                d[flag] = True
+        if u["nation"] is not None:
+            d["nation"] = u["nation"]
+        by_command.setdefault(u["command"], []).append(d)
+    leaders = {(r["side"], r["command"]): leader(r) for r in rows["leaders"]}
+    sides = []
+    for s in rows["sides"]:
+        sd = {k: s[k] for k in ("id", "name", "nation", "home_edge", "colour")}
+        if (s["id"], None) in leaders:
+            sd["general"] = leaders[(s["id"], None)]
+        sd["commands"] = []
+        for c in (c for c in rows["commands"] if c["side"] == s["id"]):
+            cd = {"id": c["id"], "name": c["name"], "units": by_command.get(c["id"], []),
+                  "orders": _json(path, f"commands[{c['id']}].orders", c["orders"])}
+            if c["nation"] is not None:
+                cd["nation"] = c["nation"]
+            if c["note"]:
+                cd["note"] = c["note"]
+            if (s["id"], c["id"]) in leaders:
+                cd["leader"] = leaders[(s["id"], c["id"])]
+            sd["commands"].append(cd)
+        sides.append(sd)
+    terrain = []
+    for t in rows["terrain"]:
+        d = {"id": t["id"], "kind": t["kind"], "points": _json(path, f"terrain[{t['id']}].points",
+                                                               t["points"]), "level": t["level"]}
+        for key in ("name", "variant"):
+            if t[key]:
+                d[key] = t[key]
+        terrain.append(d)
+    return {"scenario": info, "table": table, "options": options, "terrain": terrain,
+            "sides": sides}
+
+
+def _json(path, where, text):
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError):
+        raise StoreError(f"{path}: {where}: expected JSON text, got {text!r}") from None
+
+
+def battle_from_rows(db, path, ruleset: str | None = None):
+    """The battle the scenario rows describe, checked like a scenario file."""
+    try:
+        return battle_from_dict(read_scenario(db, path), path, ruleset)
+    except ScenarioError as exc:
+        raise StoreError(f"{path}: the stored scenario is not valid: {exc.where}: {exc.problem}") from None

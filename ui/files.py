@@ -1,0 +1,160 @@
+"""Opening and saving: scenarios (TOML), battles (.berthier, recorded as they are played)
+and after-action reports (HTML or PDF). Any failure is a dialog naming the file; the open
+battle and the file on disk stay as they were.
+
+A battle file records every action the moment it is taken, so "Save" on a battle only
+says so. A game begun from a scenario is autosaved to the data folder from its first
+action, until the umpire names a battle file with "Save battle as…".
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import QFileDialog
+
+from manager.errors import BerthierError
+from manager.report_html import battle_report_html
+from manager.scenario_io import load_scenario, save_scenario
+from manager.store import create_battle, open_battle
+from manager.store.autosave import Autosave
+
+from .document import Document
+from .printing import export_html
+
+BATTLE = ".berthier"
+
+
+class Files:
+    def __init__(self, window):
+        self.w = window
+
+    # ---- open ---------------------------------------------------------------------------
+    def open(self, path) -> bool:
+        path = Path(path)
+        try:
+            if path.suffix.lower() == BATTLE:
+                record = open_battle(path)
+                doc = Document(None, path, session=record.session, record=record)
+            else:
+                battle = load_scenario(path)
+                doc = Document(battle, path)
+                doc.record = Autosave(doc.session, path.stem)
+        except BerthierError as exc:
+            self.w.show_error("Cannot open this file", str(exc))
+            return False
+        except OSError as exc:
+            self.w.show_error("Cannot open this file", f"{path}: {exc.strerror or exc}")
+            return False
+        self.w.set_document(doc)
+        self.w.settings.add_recent(path)
+        self.w._recent_menu()
+        record = doc.record
+        if getattr(record, "backup", None):
+            self.w.statusBar().showMessage(f"{path.name} was made by an older Berthier and has "
+                                           f"been upgraded; the original is kept as "
+                                           f"{Path(record.backup).name}", 15000)
+        if getattr(record, "drift", None):
+            self.w.show_error("This battle replays differently", (
+                f"{path.name}: {len(record.drift)} logged action(s), the first at entry "
+                f"{record.drift[0] + 1}, give different results under this version of Berthier. "
+                f"The dice and orders are the same; the rules have changed since."))
+        return True
+
+    def open_dialog(self) -> None:
+        doc = self.w.doc
+        start = str(doc.path.parent) if doc and doc.path else ""
+        path, _ = QFileDialog.getOpenFileName(
+            self.w, "Open a battle or scenario", start,
+            "Battles and scenarios (*.berthier *.toml);;Battles (*.berthier);;"
+            "Scenarios (*.toml);;All files (*)")
+        if path:
+            self.open(path)
+
+    # ---- save ---------------------------------------------------------------------------
+    def save(self) -> bool:
+        doc = self.w.doc
+        if doc.is_battle_file:
+            self.w.statusBar().showMessage(f"{doc.path.name}: every action is saved as it is "
+                                           f"taken", 6000)
+            return True
+        if doc.path is None or doc.path.suffix.lower() != ".toml":
+            return self.save_as()
+        return self.write_scenario(doc.path)
+
+    def save_as(self) -> bool:
+        doc = self.w.doc
+        start = doc.path.with_suffix(".toml") if doc.path else Path("battle.toml")
+        path, _ = QFileDialog.getSaveFileName(self.w, "Save scenario", str(start),
+                                              "Scenarios (*.toml)")
+        return bool(path) and self.write_scenario(Path(path))
+
+    def write_scenario(self, path: Path) -> bool:
+        doc = self.w.doc
+        try:
+            save_scenario(doc.battle, path)
+        except OSError as exc:
+            self.w.show_error("Cannot save", f"{path}: {exc.strerror or exc}")
+            return False
+        if not doc.is_battle_file:
+            doc.path = path
+        doc.undo_stack.setClean()
+        self.w.settings.add_recent(path)
+        self.w._recent_menu()
+        self.w._refresh()
+        note = " (positions and strengths as they stand)" if doc.battle.state.started else ""
+        self.w.statusBar().showMessage(f"Saved {path.name}{note}", 6000)
+        return True
+
+    def save_battle_as(self, path=None) -> bool:
+        """Write the whole battle, log and all, to a battle file and record there from now on."""
+        doc = self.w.doc
+        if path is None:
+            start = doc.path.with_suffix(BATTLE) if doc.path else Path("battle" + BATTLE)
+            chosen, _ = QFileDialog.getSaveFileName(self.w, "Save battle", str(start),
+                                                    "Battles (*.berthier)")
+            if not chosen:
+                return False
+            path = chosen
+        path = Path(path)
+        if path.suffix.lower() != BATTLE:
+            path = path.with_name(path.name + BATTLE)
+        if doc.path is not None and path.resolve() == doc.path.resolve() and doc.is_battle_file:
+            return self.save()
+        try:
+            record = create_battle(path, doc.session, replace=True)   # the dialog asked
+        except BerthierError as exc:
+            self.w.show_error("Cannot save", str(exc))
+            return False
+        old = doc.record
+        doc.record = record
+        if old is not None:
+            old.close()
+            if isinstance(old, Autosave) and old.path is not None:
+                old.path.unlink(missing_ok=True)      # the named file now holds it all
+        doc.path = path
+        doc.undo_stack.setClean()
+        self.w.settings.add_recent(path)
+        self.w._recent_menu()
+        self.w._refresh()
+        self.w.statusBar().showMessage(f"Saved {path.name}: from now on every action is "
+                                       f"saved as it is taken", 8000)
+        return True
+
+    # ---- reports --------------------------------------------------------------------------
+    def export_report(self, path=None) -> bool:
+        doc = self.w.doc
+        if path is None:
+            stem = doc.path.stem if doc.path else "battle"
+            chosen, _ = QFileDialog.getSaveFileName(self.w, "After-action report",
+                                                    f"{stem}-report.pdf",
+                                                    "PDF (*.pdf);;Web page (*.html)")
+            if not chosen:
+                return False
+            path = chosen
+        try:
+            export_html(battle_report_html(doc.session), Path(path))
+        except OSError as exc:
+            self.w.show_error("Cannot write the report", f"{path}: {exc.strerror or exc}")
+            return False
+        self.w.statusBar().showMessage(f"Wrote {Path(path).name}", 6000)
+        return True
