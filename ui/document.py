@@ -140,13 +140,19 @@ class Document(QObject):
             self.undo_stack.push(ActionCommand(self, before, len(s.entries), label))
         self.model_changed()
 
-    def execute_all(self, actions, text: str) -> bool:
-        """One action as itself, several as one undo step; stops at the first refusal."""
+    def execute_all(self, actions, text: str, whole: bool = False) -> bool:
+        """One action as itself, several as one undo step; stops at the first refusal.
+        `whole`: a refusal takes back the ones already done (all or nothing)."""
         actions = list(actions)
         if len(actions) == 1:
             return self.execute(actions[0], text if "{n}" not in text else None)
+        before = len(self.session.entries)
         with self.group(text.format(n=len(actions))):
-            return all(self.execute(a) for a in actions)
+            ok = all(self.execute(a) for a in actions)
+            if not ok and whole and self._group is not None:
+                self.session.undo_to(before)
+                self._group.actions = 0
+        return ok
 
     def delete_selection(self) -> bool:
         """Remove the selected units, commands (with their units) and terrain."""

@@ -23,6 +23,7 @@ from .docks.tableside_dock import TableSideDock
 from .docks.turn_dock import TurnDock
 from .document import Document
 from .files import Files
+from .library_menu import LibraryMenu
 from .settings import AppSettings
 
 TOOLS = (SelectTool, PlaceTool, BrushTool, PolylineTool, PointTool)
@@ -165,6 +166,9 @@ class MainWindow(QMainWindow):
         self._action(e, "&Paste", lambda: self.clipboard.paste(self._paste_at()), QKeySequence.Paste)
         self._action(e, "&Delete", self.delete_selection, (QKeySequence.Delete, "Backspace"))
         self._action(e, "Select &all units", self.select_all, QKeySequence.SelectAll)
+        e.addSeparator()
+        self.library = LibraryMenu(self)
+        self.library.build(e)
         e.addSeparator()
         self.setup_action = self._action(e, "Set-up mode (free placement)", self._setup_mode, None,
                                          "Drag pieces anywhere, even during the battle", True)

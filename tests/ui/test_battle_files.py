@@ -110,3 +110,26 @@ def test_book_a_battle_into_the_campaign_dock(open_window, qtbot, tmp_path):
     qtbot.mouseClick(dock.tree.viewport(), Qt.LeftButton, pos=dock.tree.visualItemRect(row(uid)).center())
     qtbot.mouseClick(dock.reinforce_btn, Qt.LeftButton)
     assert "destroyed" in w.last_error.text()
+
+
+def test_save_a_command_to_the_library_and_set_it_down_as_one_step(open_window, qtbot):
+    w = open_window()
+    b = w.doc.battle
+    uid = next(iter(b.units))
+    cid = b.hierarchy.command_of(uid)
+    w.doc.select([uid])
+    assert w.library.save("command", "Brigade A") == "Brigade A"
+    n_units, n_steps = len(b.units), w.doc.undo_stack.count()
+    # over the enemy's own lines it cannot stand: refused whole, nothing left behind
+    centre = w.doc.battle.units[uid]
+    w.view.zoom_by(4)                          # close in, so the view can be centred anywhere
+    w.view.centerOn(centre.x, centre.y)
+    assert not w.library.add("Brigade A", side=b.commands[cid].side)
+    assert len(w.doc.battle.units) == n_units and w.doc.undo_stack.count() == n_steps
+    # in open ground at the middle of the table it goes down, one undo step
+    w.view.centerOn(b.battlefield.width / 2, b.battlefield.height - 4.5)
+    assert w.library.add("Brigade A", side=b.commands[cid].side), w.statusBar().currentMessage()
+    added = len(w.doc.battle.units) - n_units
+    assert added == len(b.hierarchy.units_of(cid)) and w.doc.undo_stack.count() == n_steps + 1
+    qtbot.keyClick(w, Qt.Key_Z, Qt.ControlModifier)
+    assert len(w.doc.battle.units) == n_units
