@@ -4,7 +4,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from .errors import BerthierError
 
@@ -33,11 +32,9 @@ def _report(args) -> int:
     session, _ = load_battle(args.file)
     if args.html:
         from .report_html import battle_report_html
-        out = Path(args.html)
-        tmp = out.with_name(out.name + ".tmp")
-        tmp.write_text(battle_report_html(session), encoding="utf-8")
-        tmp.replace(out)
-        print(f"wrote {out}", file=sys.stderr)
+        from .scenario_io import write_text_atomic
+        write_text_atomic(args.html, battle_report_html(session))
+        print(f"wrote {args.html}", file=sys.stderr)
         return 0
     _print_report(session, args.json)
     return 0
@@ -87,13 +84,10 @@ def _import_oob(args) -> int:
     oob = read_oob(args.file)
     if args.out:
         import tomli_w
-        from .scenario_io import battle_from_dict
+        from .scenario_io import battle_from_dict, write_text_atomic
         data = to_scenario(oob)
         battle_from_dict(data, args.out)           # refuse to write what would not load
-        out = Path(args.out)
-        tmp = out.with_name(out.name + ".tmp")
-        tmp.write_text(tomli_w.dumps(data), encoding="utf-8")
-        tmp.replace(out)
+        write_text_atomic(args.out, tomli_w.dumps(data))
     if args.json or not args.out:
         print(json.dumps(oob.to_json(), indent=2, ensure_ascii=False))
     if args.out:

@@ -18,7 +18,7 @@ EDITABLE = {"name": str, "kind": str, "hits": int, "guard": bool, "fixed": bool,
             "nation": str, "sharpshooters": bool, "formation": str}
 
 
-def _ids(battle) -> set[str]:
+def taken_ids(battle) -> set[str]:
     return set(battle.units) | set(battle.leaders) | set(battle.commands) | set(battle.sides)
 
 
@@ -47,7 +47,7 @@ class PlaceUnit(Action):
     facing: int = 0
 
     def validate(self, battle, ruleset):
-        need(self.id and self.id not in _ids(battle), f"the id {self.id!r} is taken or empty")
+        need(self.id and self.id not in taken_ids(battle), f"the id {self.id!r} is taken or empty")
         need(self.kind in UNIT_KINDS, f"unknown unit kind {self.kind!r}")
         need(self.command in battle.commands, f"there is no command {self.command!r}")
         need(not (battle.battlefield.grid and self.facing % 45),
@@ -167,10 +167,10 @@ class AddCommand(Action):
 
     def validate(self, battle, ruleset):
         need(self.side in battle.sides, f"there is no side {self.side!r}")
-        need(self.id and self.id not in _ids(battle), f"the id {self.id!r} is taken or empty")
+        need(self.id and self.id not in taken_ids(battle), f"the id {self.id!r} is taken or empty")
         need(self.name.strip(), "a command needs a name")
         if self.leader_id:
-            need(self.leader_id not in _ids(battle) and self.leader_id != self.id,
+            need(self.leader_id not in taken_ids(battle) and self.leader_id != self.id,
                  f"the id {self.leader_id!r} is taken")
             need(0 <= self.quality <= 6,
                  "leader quality is 1 (abysmal) to 6 (superior), or 0 to roll at the start")
@@ -203,7 +203,7 @@ class AppointGeneral(Action):
         need(self.side in battle.sides, f"there is no side {self.side!r}")
         need(not battle.sides[self.side].general,
              f"{battle.sides[self.side].name} already has a general")
-        need(self.id and self.id not in _ids(battle), f"the id {self.id!r} is taken or empty")
+        need(self.id and self.id not in taken_ids(battle), f"the id {self.id!r} is taken or empty")
         need(0 <= self.quality <= 6, "leader quality is 1 (abysmal) to 6 (superior), or 0 to roll")
         need(not self.trait or self.trait in ruleset.traits,
              f"{self.trait!r} is not a trait of {ruleset.name}")

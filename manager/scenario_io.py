@@ -346,9 +346,14 @@ def battle_to_dict(battle: Battle) -> dict:
             "table": table, "terrain": terrain, "sides": out_sides}
 
 
+def write_text_atomic(path, text: str) -> None:
+    """Write beside the target, then rename: never a half-written file under its name."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
+
+
 def save_scenario(battle: Battle, path) -> None:
     import tomli_w
-    text = tomli_w.dumps(battle_to_dict(battle))
-    tmp = Path(str(path) + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)           # never leaves a half-written scenario behind
+    write_text_atomic(path, tomli_w.dumps(battle_to_dict(battle)))

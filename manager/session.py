@@ -140,9 +140,7 @@ class Session:
 
     def initial_battle(self):
         """A copy of the battle as the session began (the scenario its log folds over)."""
-        probe = self.battle.copy()
-        probe.restore(self._snapshots[0])
-        return probe
+        return self.state_at(0)
 
     def state_at(self, n: int):
         """A copy of the battle as it was after the first n entries (for the log view)."""

@@ -7,24 +7,26 @@ from PySide6.QtCore import QMarginsF
 from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter, QTextDocument
 from PySide6.QtPrintSupport import QPrintDialog, QPrinter
 
+from manager.scenario_io import write_text_atomic
+
 
 def export_html(html: str, path: Path) -> None:
     """A .pdf is laid out on A4 by Qt; anything else is written as the HTML itself.
     Written beside the target and renamed, so a failure leaves no half file."""
+    if path.suffix.lower() != ".pdf":
+        write_text_atomic(path, html)
+        return
     tmp = path.with_name(path.name + ".part")
-    if path.suffix.lower() == ".pdf":
-        writer = QPdfWriter(str(tmp))
-        writer.setPageLayout(QPageLayout(QPageSize(QPageSize.A4), QPageLayout.Portrait,
-                                         QMarginsF(15, 15, 15, 15), QPageLayout.Millimeter))
-        writer.setTitle("After-action report")
-        doc = QTextDocument()
-        doc.setHtml(html)
-        doc.print_(writer)
-        del writer                      # flushes and closes the PDF
-        if not tmp.exists():
-            raise OSError(f"Qt could not write {tmp}")
-    else:
-        tmp.write_text(html, encoding="utf-8")
+    writer = QPdfWriter(str(tmp))
+    writer.setPageLayout(QPageLayout(QPageSize(QPageSize.A4), QPageLayout.Portrait,
+                                     QMarginsF(15, 15, 15, 15), QPageLayout.Millimeter))
+    writer.setTitle("After-action report")
+    doc = QTextDocument()
+    doc.setHtml(html)
+    doc.print_(writer)
+    del writer                      # flushes and closes the PDF
+    if not tmp.exists():
+        raise OSError(f"Qt could not write {tmp}")
     tmp.replace(path)
 
 

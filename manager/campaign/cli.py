@@ -5,6 +5,7 @@ import json
 from pathlib import Path
 
 from ..errors import StoreError
+from ..store import sqlite_file
 
 
 def _new(args) -> int:
@@ -40,7 +41,7 @@ def _fight(args) -> int:
         record = create_battle(out, session, campaign_id=c.meta["id"], campaign_battle=no)
         with c.db.atomic():
             c.db["battles"].upsert({"no": no, "file": str(out), "scenario": battle.info.name,
-                                    "seed": battle.info.seed, "fought_at": _stamp()}, pk="no")
+                                    "seed": battle.info.seed, "fought_at": sqlite_file.now()}, pk="no")
         if not args.simulate:
             record.close()
             print(f"wrote {out}: battle {no} of the campaign. Fight it in the app "
@@ -60,11 +61,6 @@ def _fight(args) -> int:
     finally:
         c.close()
     return 0
-
-
-def _stamp() -> str:
-    from datetime import datetime, timezone
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
 def _close(args) -> int:

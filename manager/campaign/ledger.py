@@ -8,14 +8,12 @@ from __future__ import annotations
 import json
 import uuid
 from dataclasses import asdict, dataclass
-from datetime import datetime, timezone
 from pathlib import Path
 
 from ..errors import StoreError
 from ..store import sqlite_file
 from ..store.scenario_rows import battle_from_rows, create_tables, write_scenario
 
-LEDGER_KINDS = ("loss", "return", "replacement", "join")
 TOTALS = {"losses": "loss", "returns": "return", "replacements": "replacement"}
 
 
@@ -62,10 +60,6 @@ def _create(db) -> None:
 CAMPAIGN_SCHEMA = sqlite_file.Schema("campaign", 1, _create, {})
 
 
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
 class Campaign:
     def __init__(self, db, path: Path):
         self.db, self.path = db, Path(path)
@@ -80,7 +74,7 @@ class Campaign:
         b = founding_battle
         db = sqlite_file.create(path, CAMPAIGN_SCHEMA, {
             "id": uuid.uuid4().hex, "name": name or f"{b.info.name} campaign",
-            "ruleset": b.info.ruleset, "seed": seed, "dice_seq": 1, "created": _now(),
+            "ruleset": b.info.ruleset, "seed": seed, "dice_seq": 1, "created": sqlite_file.now(),
             "options": options.to_json()})
         with db.atomic():
             write_scenario(db, b)
@@ -169,9 +163,8 @@ class Campaign:
         per: dict = {}
         for r in rows:
             per.setdefault(r["unit"], {}).setdefault(r["battle"], {})[r["kind"]] = r["p"]
-        founding = self.founding_battle()
         armies = {}
-        for sid, side in founding.sides.items():
+        for sid, side_name in self.db.execute("SELECT id, name FROM sides ORDER BY ord"):
             out_units = []
             for uid, u in ((k, v) for k, v in units.items() if v["side"] == sid):
                 stages = per.get(uid, {})
@@ -185,7 +178,7 @@ class Campaign:
                                 for n, s in sorted(stages.items())}})
             totals = {k: sum(u[k] for u in out_units)
                       for k in ("start", "now", "losses", "returns", "replacements")}
-            armies[sid] = {"name": side.name, **totals, "units": out_units}
+            armies[sid] = {"name": side_name, **totals, "units": out_units}
         meta = self.meta
         return {"campaign": meta["name"], "ruleset": meta["ruleset"],
                 "options": json.loads(meta["options"]), "battles": self.battles(),

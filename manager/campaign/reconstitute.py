@@ -10,16 +10,12 @@ disorder and the like are not carried: the next battle starts from a clean scena
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
 
 from ..dice import Dice, SeededSource
 from ..errors import StoreError
 from ..scenario_io import battle_from_dict, battle_to_dict
+from ..store import sqlite_file
 from .ledger import Campaign
-
-
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
 def battle_for(campaign: Campaign, scenario_battle):
@@ -126,7 +122,7 @@ def close_battle(campaign: Campaign, session, battle_meta: dict, file: str = "",
         campaign.db["battles"].upsert({"no": no, "file": str(file), "scenario": end.info.name,
                                        "seed": end.info.seed, "winner": end.state.winner or "",
                                        "reason": end.state.reason, "turns": end.state.turn,
-                                       "closed_at": _now()}, pk="no")
+                                       "closed_at": sqlite_file.now()}, pk="no")
         campaign.db["meta"].upsert({"key": "dice_seq", "value": str(dice.next_seq)}, pk="key")
     return {"battle": no, "rolls": len(dice.rolls), "ledger_rows": len(rows),
             "leaders": [(lid, e) for lid, e, _, _ in events]}

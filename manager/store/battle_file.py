@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 
 from ..errors import BerthierError, StoreError
@@ -20,16 +19,12 @@ from .battle_schema import BATTLE_SCHEMA
 from .scenario_rows import battle_from_rows, write_scenario
 
 
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
-
-
 def entry_row(entry: LogEntry, state: str = "live") -> dict:
     d = entry.to_dict()
     return {"position": entry.index, "verb": entry.action.verb, "action": json.dumps(d["action"]),
             "rolls": json.dumps(d["rolls"]), "turn": entry.turn, "phase": entry.phase,
             "side": entry.side, "events": json.dumps(d["events"]), "state": state,
-            "recorded_at": _now()}
+            "recorded_at": sqlite_file.now()}
 
 
 def _entry(path, row) -> LogEntry:
@@ -75,7 +70,7 @@ class BattleFile:
         self.commit_times.append(time.perf_counter() - start)
 
     def _history(self, ids, change: str) -> None:
-        at = _now()
+        at = sqlite_file.now()
         self.db["history"].insert_all([{"entry": i, "change": change, "at": at} for i in ids])
 
     def _executed(self, entry: LogEntry) -> None:
@@ -105,10 +100,6 @@ class BattleFile:
         return list(self.db.query(
             "SELECT h.change, h.at, e.position, e.verb, e.state FROM history h "
             "JOIN entries e ON e.id = h.entry ORDER BY h.id"))
-
-    def size(self) -> int:
-        self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        return self.path.stat().st_size
 
     def close(self) -> None:
         self._unsubscribe()
@@ -143,7 +134,7 @@ def create_battle(path, session: Session, replace: bool = False, **meta) -> Batt
     tmp = path.with_name(path.name + ".part")
     tmp.unlink(missing_ok=True)
     info = session.battle.info
-    db = sqlite_file.create(tmp, BATTLE_SCHEMA, {"created": _now(), "scenario": info.name,
+    db = sqlite_file.create(tmp, BATTLE_SCHEMA, {"created": sqlite_file.now(), "scenario": info.name,
                                                  "ruleset": info.ruleset, **meta})
     try:
         with db.atomic():

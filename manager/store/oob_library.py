@@ -13,7 +13,6 @@ import math
 import os
 import sqlite3
 from collections import Counter
-from datetime import datetime, timezone
 from pathlib import Path
 
 from .. import editor_actions as ea
@@ -99,8 +98,7 @@ class OobLibrary:
             with self.db.atomic():
                 self.db["library"].upsert({"name": name, "kind": kind, "nation": nation,
                                            "units": len(units), "data": json.dumps(data),
-                                           "saved_at": datetime.now(timezone.utc).isoformat(
-                                               timespec="seconds")}, pk="name")
+                                           "saved_at": sqlite_file.now()}, pk="name")
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: cannot save {name!r} ({exc})") from None
         return name
@@ -127,7 +125,7 @@ class OobLibrary:
     def actions_to_add(self, name: str, battle, side: str, at, facing: int = 0) -> list:
         """Editor actions that set the entry down with its centre at `at`, facing `facing`."""
         data = self.entry(name)
-        taken = set(battle.units) | set(battle.leaders) | set(battle.commands) | set(battle.sides)
+        taken = ea.taken_ids(battle)
 
         def new_id(stem: str) -> str:
             stem = "".join(ch if ch.isalnum() else "-" for ch in stem.lower()).strip("-") or "x"

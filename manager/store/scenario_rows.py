@@ -8,6 +8,7 @@ and row ("units[12].hits") the way a scenario's name the key.
 from __future__ import annotations
 
 import json
+import sqlite3
 
 from ..errors import ScenarioError, StoreError
 from ..scenario_io import battle_from_dict, battle_to_dict
@@ -90,7 +91,7 @@ def read_scenario(db, path) -> dict:
         rows = {name: list(db.query(f"SELECT * FROM [{name}] ORDER BY "
                                     f"{'ord' if 'ord' in cols else 'rowid'}"))
                 for name, (cols, _) in TABLES.items() if name != "scenario"}
-    except Exception as exc:        # a missing table or column in a damaged file
+    except sqlite3.Error as exc:    # a missing table or column in a damaged file
         raise StoreError(f"{path}: the scenario tables cannot be read ({exc})") from None
     table = info.pop("table", None)
     options = info.pop("options", {})

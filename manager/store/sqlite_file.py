@@ -11,6 +11,7 @@ from __future__ import annotations
 import shutil
 import sqlite3
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 from urllib.parse import quote
@@ -193,6 +194,11 @@ def _backup(path: Path, target: Path) -> Path:
         raise StoreError(f"{path}: cannot make the backup copy {target} before upgrading "
                          f"({exc}); nothing was changed") from None
     return target
+
+
+def now() -> str:
+    """The time stored in Berthier's files: UTC, ISO 8601, to the millisecond."""
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
 def meta(db: sqlite_utils.Database) -> dict:

@@ -1,14 +1,10 @@
 """Files Berthier must refuse, untouched; an older schema upgraded after a backup."""
-import json
 import sqlite3
 from pathlib import Path
 
 import pytest
-import sqlite_utils
 
 from manager.errors import StoreError
-from manager.scenario_io import load_scenario
-from manager.session import Session
 from manager.simulate import fight
 from manager.store import open_battle, sqlite_file
 from manager.store.battle_file import entry_row, load_battle
