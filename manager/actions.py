@@ -64,6 +64,10 @@ def action_from_dict(d: dict) -> Action:
     if not isinstance(d, dict) or "action" not in d:
         raise IllegalAction(f"an action record needs an 'action' name, got {d!r}")
     cls = REGISTRY.get(d["action"])
+    if cls is None:                  # a ruleset's own action: load the rulesets, then look again
+        from .rules import ruleset_ids
+        ruleset_ids()
+        cls = REGISTRY.get(d["action"])
     if cls is None:
         raise IllegalAction(f"unknown action {d['action']!r}; known: {', '.join(sorted(REGISTRY))}")
     names = {f.name for f in fields(cls)}

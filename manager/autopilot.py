@@ -9,6 +9,22 @@ from .errors import IllegalAction
 from .game_actions import EndPhase, ResolveMelee, StartBattle
 
 
+def read_orders(battle, cid: str, side: str) -> tuple[str, tuple | None]:
+    """A command's standing orders as every commander reads them: (kind, objective as the
+    scenario wrote it). Shaken commands withdraw; a reserve is released at its turn or as
+    soon as a friendly command is Shaken."""
+    o = battle.commands[cid].orders or {}
+    kind = o.get("kind", "attack")
+    obj = tuple(o["objective"]) if "objective" in o else None
+    if cid in battle.state.shaken:
+        return "withdraw", None
+    if kind == "reserve":
+        released = battle.state.turn >= o.get("release_turn", 10 ** 6) or any(
+            c in battle.state.shaken for c in battle.hierarchy.commands_of(side))
+        kind = "attack" if released else "reserve"
+    return kind, obj
+
+
 class Autopilot:
     def __init__(self, session, sides=None, execute=None):
         """`execute` runs an action or raises IllegalAction (default: the session's own;

@@ -24,6 +24,9 @@ def _event(name: str, template: str, **annotations):
     return dataclass(frozen=True)(cls)
 
 
+# rulesets declare their own events the same way
+declare_event = _event
+
 BattleStarted = _event("BattleStarted", "The battle begins; {first} moves first", first=str)
 LeaderQualityRolled = _event("LeaderQualityRolled", "{leader} is rated {quality} ({label})",
                              leader=str, quality=int, label=str)

@@ -75,6 +75,24 @@ class ResolveMelee(GameAction):
 
 @register
 @dataclass(frozen=True)
+class Charge(GameAction):
+    """Charge an enemy unit: the rules move the charger into contact (or not) and make
+    the target answer at once; the melee is fought in its own phase."""
+    unit: str
+    target: str
+
+
+@register
+@dataclass(frozen=True)
+class ChooseInitiative(GameAction):
+    """The side that won the initiative names who goes first, in every step of the
+    turn or only in the steps listed."""
+    first: str
+    steps: tuple = ()
+
+
+@register
+@dataclass(frozen=True)
 class EndPhase(GameAction):
     pass
 

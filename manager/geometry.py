@@ -91,16 +91,23 @@ class TerrainIndex:
                    for w in self.walls)
 
 
-_INDEX_CACHE: dict[int, tuple[Battlefield, TerrainIndex]] = {}
+def per_battlefield(build):
+    """Memoise a view built from a battlefield, per battlefield object (they are
+    immutable: an edit makes a new one), keeping the last few."""
+    cache: dict[int, tuple] = {}
+
+    def get(battlefield: Battlefield):
+        hit = cache.get(id(battlefield))
+        if hit is not None and hit[0] is battlefield:
+            return hit[1]
+        if len(cache) > 16:
+            cache.clear()
+        view = build(battlefield)
+        cache[id(battlefield)] = (battlefield, view)
+        return view
+    get.__doc__ = build.__doc__
+    return get
 
 
-def terrain_index(battlefield: Battlefield) -> TerrainIndex:
-    """The per-box terrain of a battlefield, built once per battlefield object."""
-    hit = _INDEX_CACHE.get(id(battlefield))
-    if hit is not None and hit[0] is battlefield:
-        return hit[1]
-    if len(_INDEX_CACHE) > 16:
-        _INDEX_CACHE.clear()
-    index = TerrainIndex(battlefield)
-    _INDEX_CACHE[id(battlefield)] = (battlefield, index)
-    return index
+terrain_index = per_battlefield(TerrainIndex)
+terrain_index.__doc__ = "The per-box terrain of a battlefield, built once per battlefield object."

@@ -45,6 +45,47 @@ class Dist:
             result = result + self
         return result
 
+    def map(self, fn) -> "Dist":
+        """The distribution of fn(outcome) (fn maps whole numbers to whole numbers >= 0)."""
+        out: list[int] = []
+        for k, w in enumerate(self.weights):
+            if w:
+                v = fn(k)
+                if v >= len(out):
+                    out.extend([0] * (v + 1 - len(out)))
+                out[v] += w
+        return Dist(out or [0], self.total)
+
+    def thinned(self, keep: int, of: int) -> "Dist":
+        """Each of the k counted things survives with chance keep/of (a saving roll per
+        hit, say): the distribution of survivors, exact."""
+        from math import comb
+        top = len(self.weights) - 1
+        out = [0] * (top + 1)
+        for k, w in enumerate(self.weights):
+            if not w:
+                continue
+            scale = of ** (top - k)
+            for j in range(k + 1):
+                out[j] += w * scale * comb(k, j) * keep ** j * (of - keep) ** (k - j)
+        return Dist(out, self.total * of ** top)
+
+    @classmethod
+    def mix(cls, parts: list[tuple[Fraction, "Dist"]]) -> "Dist":
+        """A mixture: outcome from parts[i]'s distribution with probability parts[i][0]."""
+        from math import lcm
+        denom = 1
+        for p, d in parts:
+            denom = lcm(denom, Fraction(p).denominator * d.total)
+        size = max(len(d.weights) for _, d in parts)
+        out = [0] * size
+        for p, d in parts:
+            p = Fraction(p)
+            for k, w in enumerate(d.weights):
+                if w:
+                    out[k] += int(p * w * denom / d.total)
+        return cls(out, denom)
+
     def p(self, k: int) -> Fraction:
         return Fraction(self.weights[k] if 0 <= k < len(self.weights) else 0, self.total)
 

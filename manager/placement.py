@@ -30,7 +30,7 @@ def placement_problem(battle, ruleset, kind: str, pos, moving: str = "",
     why = refuse(battle, kind, pos) if refuse else ""
     if why:
         return f"a {kind.replace('_', ' ')} cannot stand there: {why}"
-    if bf.grid and kind != "leader":
+    if bf.grid and kind != "leader" and ruleset.measure == "grid":
         box = (int(x // bf.grid), int(y // bf.grid))
         holder = (occupancy(battle) if taken is None else taken).get(box)
         if holder is not None and holder != moving:

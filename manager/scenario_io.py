@@ -16,10 +16,10 @@ from .errors import BerthierError, ScenarioError
 from .model import (Battle, Battlefield, Command, Hierarchy, Leader, ScenarioInfo, Side,
                     TerrainFeature, Unit)
 from .model.battlefield import TERRAIN_ALIASES, TERRAIN_KINDS, shape_of
-from .model.forces import UNIT_KINDS
+from .model.forces import UNIT_KINDS, UNIT_TRAITS
 from .model.hierarchy import army_node, command_node, unit_node
 from .placement import placement_problem
-from .rules import get_ruleset
+from .rules import get_ruleset, ruleset_ids
 
 EDGES = ("north", "south", "east", "west")
 
@@ -188,9 +188,10 @@ def battle_from_dict(data: dict, path="<scenario>", ruleset_id: str | None = Non
         if not 0 <= q <= 6:
             r.fail("quality", f"expected 1 (abysmal) to 6 (superior), or 0 to roll; got {q}")
         trait = r.get("trait", str, "")
-        if trait and trait not in ruleset.traits:
-            r.fail("trait", f"expected one of {', '.join(ruleset.traits) or 'none'} "
-                   f"({ruleset.name}), got {trait!r}")
+        # a trait any ruleset knows is kept; rulesets that do not know it ignore it
+        known = sorted(set().union(*(get_ruleset(rid).traits for rid in ruleset_ids())))
+        if trait and trait not in known:
+            r.fail("trait", f"expected one of {', '.join(known) or 'none'}, got {trait!r}")
         x, y = place(r)
         return Leader(lid, r.get("name", str), side, x, y, q, trait)
 
@@ -223,7 +224,7 @@ def battle_from_dict(data: dict, path="<scenario>", ruleset_id: str | None = Non
             graph.add_edge(army_node(sid), command_node(cid))
             for u in c.tables("units"):
                 u.unknown({"id", "name", "kind", "at", "pos", "facing", "guard", "fixed",
-                           "nation", "sharpshooters", "hits", "formation"})
+                           "nation", "sharpshooters", "hits", "formation", "traits"})
                 uid = new_id(u)
                 kind = u.get("kind", str, choices=UNIT_KINDS)
                 prof = ruleset.profile(kind)
@@ -239,7 +240,8 @@ def battle_from_dict(data: dict, path="<scenario>", ruleset_id: str | None = Non
                                   facing % 360, u.get("formation", str, "line"),
                                   u.get("guard", bool, False), u.get("fixed", bool, False),
                                   u.get("nation", str, cnation),
-                                  u.get("sharpshooters", bool, False))
+                                  u.get("sharpshooters", bool, False),
+                                  traits=traits_of(u))
                 graph.add_node(unit_node(uid), kind="unit", ref=uid)
                 graph.add_edge(command_node(cid), unit_node(uid))
     info = ScenarioInfo(sc.get("name", str), ruleset.id, sc.get("seed", int, 1),
@@ -255,6 +257,14 @@ def battle_from_dict(data: dict, path="<scenario>", ruleset_id: str | None = Non
     return battle
 
 
+def traits_of(r: "_Reader") -> tuple:
+    traits = r.get("traits", list, [])
+    for t in traits:
+        if t not in UNIT_TRAITS:
+            r.fail("traits", f"expected names from {', '.join(UNIT_TRAITS)}, got {t!r}")
+    return tuple(sorted(set(traits)))
+
+
 def _check_positions(battle, ruleset, path) -> None:
     """Nothing may start where the rules would never let it stand."""
     taken: dict = {}
@@ -262,7 +272,7 @@ def _check_positions(battle, ruleset, path) -> None:
         problem = placement_problem(battle, ruleset, u.kind, u.pos, taken=taken)
         if problem:
             raise ScenarioError(path, f"unit {u.id}", problem)
-        if battle.battlefield.grid:
+        if battle.battlefield.grid and ruleset.measure == "grid":
             taken[(int(u.x // battle.battlefield.grid), int(u.y // battle.battlefield.grid))] = u.id
 
 
@@ -333,6 +343,8 @@ def battle_to_dict(battle: Battle) -> dict:
                 for flag in ("guard", "fixed", "sharpshooters"):
                     if getattr(u, flag):
                         ud[flag] = True
+                if u.traits:
+                    ud["traits"] = list(u.traits)
                 if u.nation != c.nation:
                     ud["nation"] = u.nation
                 if u.formation != "line":

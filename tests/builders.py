@@ -95,3 +95,67 @@ def move(s, uid, box, facing):
 
 def legal(s, action) -> bool:
     return s.is_legal(action)
+
+
+# ---- open tables in inches (the inch rulesets) -----------------------------------------
+def piece(uid, side, kind, pos, facing=None, command=None, **extra):
+    """A unit at pos (inches); blue faces north (0), red south (180) unless told."""
+    return dict(id=uid, side=side, kind=kind, pos=list(pos),
+                facing=facing if facing is not None else (0 if side == "blue" else 180),
+                command=command or ("b1" if side == "blue" else "r1"), **extra)
+
+
+def build_table(units, ruleset, terrain=(), options=None, leaders=None, width=48.0,
+                height=36.0, first="blue", turns=12, generals=None):
+    """An open-table battle; leaders: {command id: dict(pos=..., quality=...)}; a command
+    without one gets a leader in the table's corner, out of everyone's way."""
+    units = list(units)
+    for sid, corner in (("blue", (1.5, height - 1.0)), ("red", (width - 1.5, 1.0))):
+        if not any(u["side"] == sid for u in units):
+            units.append(piece(f"{sid}-sentinel", sid, "line_infantry", corner,
+                               command=f"{sid[0]}9"))
+    sides = []
+    for sid, edge in (("blue", "south"), ("red", "north")):
+        cmds: dict = {}
+        for u in units:
+            if u["side"] == sid:
+                cmds.setdefault(u["command"], []).append(u)
+        side = {"id": sid, "name": sid.title(), "nation": "france" if sid == "blue" else "britain",
+                "home_edge": edge, "commands": []}
+        if generals and sid in generals:
+            side["general"] = {"id": f"{sid}-gen", "name": f"{sid.title()} General",
+                               "quality": 3, **generals[sid]}
+        for cid, us in cmds.items():
+            spec = dict((leaders or {}).get(cid) or {})
+            spec.setdefault("pos", [0.5 if sid == "blue" else width - 0.5,
+                                    height - 0.5 if sid == "blue" else 0.5])
+            leader = {"id": f"{cid}-ldr", "name": f"Leader {cid}", "quality": 3, **spec}
+            side["commands"].append({
+                "id": cid, "name": f"Command {cid}", "leader": leader,
+                "units": [{k: v for k, v in u.items() if k not in ("side", "command")}
+                          for u in us]})
+        sides.append(side)
+    data = {"scenario": {"name": "test", "ruleset": ruleset, "seed": 1, "turns": turns,
+                         "first_side": first},
+            "options": {ruleset: dict(options or {})},
+            "table": {"width": width, "height": height},
+            "terrain": [dict(t) for t in terrain], "sides": sides}
+    return battle_from_dict(data, "<test>")
+
+
+def rect(kind, x0, y0, x1, y1, **extra):
+    return {"kind": kind, "points": [[x0, y0], [x1, y0], [x1, y1], [x0, y1]], **extra}
+
+
+def polyline(kind, *pts, **extra):
+    return {"kind": kind, "points": [list(p) for p in pts], **extra}
+
+
+def session_at(battle, phase, faces=(), side=None):
+    """A started session with manual dice, stepped on to `phase` (and `side`'s turn in it)."""
+    src = QueueSource(faces)
+    s = Session(battle, src)
+    s.execute(ga.StartBattle())
+    while not (s.battle.state.phase == phase and (side is None or s.battle.state.active == side)):
+        s.execute(ga.EndPhase())
+    return s, src

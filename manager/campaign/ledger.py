@@ -12,7 +12,8 @@ from pathlib import Path
 
 from ..errors import StoreError
 from ..store import sqlite_file
-from ..store.scenario_rows import battle_from_rows, create_tables, write_scenario
+from ..store.scenario_rows import (add_traits_column, battle_from_rows, create_tables,
+                                   write_scenario)
 
 TOTALS = {"losses": "loss", "returns": "return", "replacements": "replacement"}
 
@@ -57,7 +58,8 @@ def _create(db) -> None:
                         "faces": str, "source": str}, pk="id")
 
 
-CAMPAIGN_SCHEMA = sqlite_file.Schema("campaign", 1, _create, {})
+# schema 2: unit traits in the founding scenario's rows
+CAMPAIGN_SCHEMA = sqlite_file.Schema("campaign", 2, _create, {1: add_traits_column})
 
 
 class Campaign:

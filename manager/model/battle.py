@@ -5,7 +5,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from .battlefield import Battlefield
-from .forces import Command, Leader, Side, Unit, evolve
+from .forces import Command, Leader, Side, Unit, evolve, with_marks
 from .hierarchy import Hierarchy
 
 
@@ -38,6 +38,7 @@ class TurnState:
     reason: str = ""
     dice_seq: int = 1                 # next roll's sequence number: the whole dice state
     fought: frozenset = frozenset()   # pieces that fought a melee this phase
+    marks: tuple = ()                 # the ruleset's own turn state: sorted (key, value) pairs
 
 
 class Battle:
@@ -149,6 +150,11 @@ class Battle:
     def put_leader(self, leader: Leader) -> None:
         self.leaders[leader.id] = leader
         self.touch(("leader", leader.id))
+
+    def mark_unit(self, uid: str, **changes) -> Unit:
+        """Set (or with None clear) some of a unit's ruleset marks."""
+        unit = self.units[uid]
+        return self.update_unit(uid, marks=with_marks(unit.marks, **changes))
 
     def update_leader(self, lid: str, **changes) -> Leader:
         leader = evolve(self.leaders[lid], **changes)

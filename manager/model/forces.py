@@ -17,6 +17,9 @@ INFANTRY_KINDS = frozenset({"line_infantry", "light_infantry", "grenadiers", "gu
                             "militia", "rifles", "skirmishers"})
 CAVALRY_KINDS = frozenset({"light_cavalry", "heavy_cavalry", "guard_cavalry"})
 ARTILLERY_KINDS = frozenset({"foot_artillery", "horse_artillery", "heavy_artillery"})
+# What a scenario may say of a unit beyond its kind; rulesets that care read them
+# (armoured: cuirassiers and life guards; veteran and conscript: a morale grade).
+UNIT_TRAITS = ("lancers", "armoured", "veteran", "conscript")
 
 
 def evolve(record, **changes):
@@ -70,6 +73,8 @@ class Unit:
     fire_hits: int = 0
     fell_back: bool = False
     disordered: bool = False
+    traits: tuple = ()              # sorted names from UNIT_TRAITS
+    marks: tuple = ()               # the ruleset's own state: sorted (key, value) pairs
 
     @property
     def arm(self) -> str:
@@ -78,6 +83,25 @@ class Unit:
     @property
     def pos(self) -> tuple[float, float]:
         return (self.x, self.y)
+
+
+def mark(record, key: str, default=None):
+    """A ruleset's mark on a unit (or the turn state), or `default`."""
+    for k, v in record.marks:
+        if k == key:
+            return v
+    return default
+
+
+def with_marks(marks: tuple, **changes) -> tuple:
+    """Marks with some keys set (a value of None removes the key), kept sorted."""
+    d = dict(marks)
+    for k, v in changes.items():
+        if v is None:
+            d.pop(k, None)
+        else:
+            d[k] = v
+    return tuple(sorted(d.items()))
 
 
 @dataclass(frozen=True, slots=True)

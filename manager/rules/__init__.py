@@ -13,7 +13,7 @@ def register_ruleset(ruleset_id: str, factory) -> None:
 
 def _load_builtin() -> None:
     if not _FACTORIES:
-        from . import morschauser  # noqa: F401  (registers itself)
+        from . import featherstone, morschauser  # noqa: F401  (each registers itself)
 
 
 def get_ruleset(ruleset_id: str):

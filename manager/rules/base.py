@@ -82,6 +82,22 @@ def read_situation(fields: list[SituationField], situation) -> dict:
     return {k: f.read(given.get(k, f.default)) for k, f in known.items()}
 
 
+def roll_leader_qualities(battle, dice, label_of: Callable[[int], str],
+                          purpose: str = "leader quality") -> list:
+    """At the start: a D6 for every leader without a rating (every leader when the
+    scenario's `leader_quality` option says `rolled`)."""
+    from ..events import LeaderQualityRolled
+    events = []
+    rolled = battle.option("leader_quality") == "rolled"
+    for lid in sorted(battle.leaders):
+        leader = battle.leaders[lid]
+        if rolled or not leader.quality:
+            q = dice.d6(f"{purpose}: {leader.name}")
+            battle.update_leader(lid, quality=q)
+            events.append(LeaderQualityRolled(leader.name, q, label_of(q)))
+    return events
+
+
 @dataclass(frozen=True)
 class Phase:
     name: str

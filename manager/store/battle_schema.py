@@ -5,10 +5,11 @@ told from an entry never undone, and it kept no record of when things were taken
 Schema 2 gives every entry a `state` (live, undone: waiting on the redo stack, dropped:
 undone and then replaced by a new order) and a `history` table of every undo, redo and
 drop. Migrating marks v1's undone entries as dropped: a v1 file kept no redo stack.
+Schema 3 adds unit traits (lancers, armoured, veteran, conscript) to the scenario rows.
 """
 from __future__ import annotations
 
-from .scenario_rows import create_tables
+from .scenario_rows import add_traits_column, create_tables
 from .sqlite_file import Schema
 
 ENTRY_COLUMNS = {"id": int, "position": int, "verb": str, "action": str, "rolls": str,
@@ -16,8 +17,8 @@ ENTRY_COLUMNS = {"id": int, "position": int, "verb": str, "action": str, "rolls"
                  "recorded_at": str}
 
 
-def create_v2(db) -> None:
-    create_tables(db)
+def create_v3(db, traits: bool = True) -> None:
+    create_tables(db, traits)
     db["entries"].create(ENTRY_COLUMNS, pk="id", not_null={"position", "verb", "action", "rolls",
                                                            "state"})
     db.execute("CREATE INDEX entries_state ON entries(state, position)")
@@ -25,9 +26,14 @@ def create_v2(db) -> None:
                          foreign_keys=[("entry", "entries", "id")])
 
 
+def create_v2(db) -> None:
+    """Only for tests and the record: schema 2 had no unit traits."""
+    create_v3(db, traits=False)
+
+
 def create_v1(db) -> None:
     """Only for tests and the record: what schema 1 files look like."""
-    create_tables(db)
+    create_tables(db, traits=False)
     db["entries"].create({"id": int, "position": int, "verb": str, "action": str, "rolls": str,
                           "turn": int, "phase": str, "side": str, "events": str, "undone": int},
                          pk="id")
@@ -45,5 +51,6 @@ def v1_to_v2(db) -> None:
                "WHERE state = 'dropped'")
 
 
-BATTLE_SCHEMA = Schema("battle", 2, create_v2, {1: v1_to_v2})
+BATTLE_SCHEMA = Schema("battle", 3, create_v3, {1: v1_to_v2, 2: add_traits_column})
+BATTLE_SCHEMA_V2 = Schema("battle", 2, create_v2, {1: v1_to_v2})
 BATTLE_SCHEMA_V1 = Schema("battle", 1, create_v1, {})

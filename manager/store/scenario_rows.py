@@ -23,16 +23,25 @@ TABLES = {
                  "trait": str, "x": float, "y": float}, "id"),
     "units": ({"ord": int, "id": str, "command": str, "name": str, "kind": str, "x": float,
                "y": float, "facing": int, "hits": int, "formation": str, "guard": int,
-               "fixed": int, "nation": str, "sharpshooters": int}, "id"),
+               "fixed": int, "nation": str, "sharpshooters": int, "traits": str}, "id"),
     "terrain": ({"ord": int, "id": str, "kind": str, "name": str, "level": int, "variant": str,
                  "points": str}, "id"),
 }
 
 
-def create_tables(db) -> None:
+def create_tables(db, traits: bool = True) -> None:
+    """The scenario tables; `traits=False` for the older schemas that had no unit traits."""
     for name, (columns, pk) in TABLES.items():
+        if not traits and name == "units":
+            columns = {k: v for k, v in columns.items() if k != "traits"}
         db[name].create(columns, pk=pk, not_null=set(columns) - {"command", "nation", "note", "hits",
-                                                                  "trait", "name", "variant"})
+                                                                  "trait", "name", "variant",
+                                                                  "traits"})
+
+
+def add_traits_column(db) -> None:
+    """Migration: unit traits (lancers, armoured, ...) arrived with the inch rulesets."""
+    db.execute("ALTER TABLE units ADD COLUMN traits TEXT")
 
 
 def _xy(piece: dict, grid) -> tuple[float, float]:
@@ -74,10 +83,13 @@ def write_scenario(db, battle) -> None:
                               "formation": u.get("formation", "line"),
                               "guard": int(u.get("guard", False)), "fixed": int(u.get("fixed", False)),
                               "nation": u.get("nation"),
-                              "sharpshooters": int(u.get("sharpshooters", False))})
+                              "sharpshooters": int(u.get("sharpshooters", False)),
+                              "traits": json.dumps(u.get("traits", []))})
     terrain = [{"ord": i, "id": t["id"], "kind": t["kind"], "name": t.get("name", ""),
                 "level": t.get("level", 1), "variant": t.get("variant", ""),
                 "points": json.dumps(t["points"])} for i, t in enumerate(data["terrain"])]
+    if "traits" not in db["units"].columns_dict:       # an older schema's file (tests)
+        units = [{k: v for k, v in u.items() if k != "traits"} for u in units]
     for name, rows in (("sides", sides), ("commands", commands), ("leaders", leaders),
                        ("units", units), ("terrain", terrain)):
         db[name].insert_all(rows)
@@ -115,6 +127,9 @@ def read_scenario(db, path) -> dict:
                 d[flag] = True
         if u["nation"] is not None:
             d["nation"] = u["nation"]
+        traits = _json(path, f"units[{u['id']}].traits", u.get("traits") or "[]")
+        if traits:
+            d["traits"] = traits
         by_command.setdefault(u["command"], []).append(d)
     leaders = {(r["side"], r["command"]): leader(r) for r in rows["leaders"]}
     sides = []

@@ -13,7 +13,8 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDockWidget, QGroupBox, QHB
 
 from manager.autopilot import Autopilot
 from manager.errors import BerthierError
-from manager.game_actions import ChangeFormation, EndPhase, Fire, Rally, ResolveMelee, StartBattle
+from manager.game_actions import (ChangeFormation, Charge, EndPhase, Fire, Rally, ResolveMelee,
+                                  StartBattle)
 
 from .odds_view import odds_html
 
@@ -150,6 +151,12 @@ class TurnDock(QDockWidget):
             self._fire_orders(b, unit, "ChangeFormation" in allowed)
         elif "Rally" in allowed and leader is not None and leader.side == st.active:
             self._rally_orders(b, leader)
+        elif "Charge" in allowed and unit is not None and unit.side == st.active:
+            self._targets(b, unit, "charge", "charge", Charge)
+        elif "Rally" in allowed and unit is not None and unit.side == st.active:
+            self._unit_rally_orders(b, unit)
+        elif "ChangeFormation" in allowed and unit is not None and unit.side == st.active:
+            self._formation_orders(unit)
         else:
             self.order_title.setText("Select one of your pieces on the map or in the list "
                                      "above to give it an order; drag a unit to move it.")
@@ -163,15 +170,7 @@ class TurnDock(QDockWidget):
         self._show_odds()
 
     def _fire_orders(self, b, unit, formations: bool) -> None:
-        self._order = ("fire", unit.id)
-        self.order_title.setText(f"<b>{unit.name}</b>: fire at")
-        for t in b.live_units(b.enemy_of(unit.side)):
-            if not self.doc.check(Fire(unit.id, t.id)):
-                item = QListWidgetItem(f"{t.name} ({t.hits}/{t.max_hits})")
-                item.setData(Qt.UserRole, t.id)
-                self.choices.addItem(item)
-        if not self.choices.count():
-            self.choices.addItem("(no target in range, arc and sight)")
+        self._targets(b, unit, "fire", "fire at", Fire, "(no target in range, arc and sight)")
         if formations and len(self.doc.ruleset.formations) > 1 and unit.moved == 0:
             self.formation.clear()
             self.formation.addItem("change formation to…", "")
@@ -180,6 +179,45 @@ class TurnDock(QDockWidget):
                     self.formation.addItem(f, f)
             self.formation.setVisible(self.formation.count() > 1)
             self.formation.setCurrentIndex(0)
+
+    def _targets(self, b, unit, kind: str, verb: str, action_cls, empty: str = "") -> None:
+        """Orders against an enemy unit (a charge, say): the legal targets, with odds."""
+        self._order = (kind, unit.id)
+        self.order_title.setText(f"<b>{unit.name}</b>: {verb}")
+        for t in b.live_units(b.enemy_of(unit.side)):
+            if not self.doc.check(action_cls(unit.id, t.id)):
+                item = QListWidgetItem(f"{t.name} ({t.hits}/{t.max_hits})")
+                item.setData(Qt.UserRole, t.id)
+                self.choices.addItem(item)
+        if not self.choices.count():
+            self.choices.addItem(empty or f"(no enemy {unit.name} may {verb})")
+
+    def _unit_rally_orders(self, b, unit) -> None:
+        """Rulesets where each unit checks to rally: with or without a general's influence."""
+        self._order = ("rally_unit", unit.id)
+        self.order_title.setText(f"<b>{unit.name}</b>: rally check")
+        if not self.doc.check(Rally("", unit.id)):
+            item = QListWidgetItem("by its own officers")
+            item.setData(Qt.UserRole, "-")
+            self.choices.addItem(item)
+            for l in b.live_leaders(unit.side):
+                if not self.doc.check(Rally(l.id, unit.id)):
+                    item = QListWidgetItem(f"with {l.name}'s influence (quality {l.quality})")
+                    item.setData(Qt.UserRole, l.id)
+                    self.choices.addItem(item)
+        if not self.choices.count():
+            self.choices.addItem(f"({unit.name} has no rally check to take)")
+
+    def _formation_orders(self, unit) -> None:
+        self._order = ("formation", unit.id)
+        self.order_title.setText(f"<b>{unit.name}</b>: change formation (or drag it to move)")
+        for f in self.doc.ruleset.formations:
+            if f != unit.formation and not self.doc.check(ChangeFormation(unit.id, f)):
+                item = QListWidgetItem(f.replace("_", " "))
+                item.setData(Qt.UserRole, f)
+                self.choices.addItem(item)
+        if not self.choices.count():
+            self.choices.addItem("(no formation change possible now)")
 
     def _melee_orders(self, b, rs) -> None:
         self._order = ("melee", None)
@@ -223,6 +261,12 @@ class TurnDock(QDockWidget):
             return Fire(who, ref)
         if kind == "rally":
             return Rally(who, ref)
+        if kind == "charge":
+            return Charge(who, ref)
+        if kind == "rally_unit":
+            return Rally("" if ref == "-" else ref, who)
+        if kind == "formation":
+            return ChangeFormation(who, ref)
         joined = tuple(box.property("uid") for box in self.joiners if box.isChecked())
         return ResolveMelee(ref, joined)
 
@@ -236,6 +280,9 @@ class TurnDock(QDockWidget):
             return
         why = self.doc.check(action)
         self.resolve_btn.setEnabled(not why)
+        if isinstance(action, ChangeFormation):           # nothing to roll
+            self.odds.setText(f"<span style='color:#c01010'>{why}</span>" if why else "")
+            return
         try:
             self.odds.setText(odds_html(self.doc.ruleset.odds(self.doc.battle, action)) if not why
                               else f"<span style='color:#c01010'>{why}</span>")

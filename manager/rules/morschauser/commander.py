@@ -76,17 +76,8 @@ class Commander:
 
     # ---- orders ----------------------------------------------------------------------------
     def orders(self, cid: str) -> tuple[str, Box | None]:
-        b = self.battle
-        o = b.commands[cid].orders or {}
-        kind = o.get("kind", "attack")
-        obj = tuple(o["objective"]) if "objective" in o else None
-        if cid in b.state.shaken:
-            return "withdraw", None
-        if kind == "reserve":
-            released = b.state.turn >= o.get("release_turn", 10 ** 6) or any(
-                c in b.state.shaken for c in b.hierarchy.commands_of(self.side))
-            kind = "attack" if released else "reserve"
-        return kind, obj
+        from ...autopilot import read_orders
+        return read_orders(self.battle, cid, self.side)
 
     # ---- rally -----------------------------------------------------------------------------
     def _rally(self):

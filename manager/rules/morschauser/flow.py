@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from ...actions import need
-from ...events import (BattleEnded, BattleStarted, LeaderQualityRolled, PhaseBegan, TurnBegan)
+from ...events import BattleEnded, BattleStarted, PhaseBegan, TurnBegan
+from ..base import roll_leader_qualities
 from .board import box_of, distance
 from .melee import melees
 from .morale import rally, rallyable
@@ -24,14 +25,7 @@ def check_start(battle, action) -> None:
 
 
 def resolve_start(battle, action, dice) -> list:
-    events = []
-    rolled = battle.option("leader_quality") == "rolled"
-    for lid in sorted(battle.leaders):
-        leader = battle.leaders[lid]
-        if rolled or not leader.quality:
-            q = dice.d6(f"leader quality: {leader.name}")
-            battle.update_leader(lid, quality=q)
-            events.append(LeaderQualityRolled(leader.name, q, QUALITY[q][0]))
+    events = roll_leader_qualities(battle, dice, lambda q: QUALITY[q][0])
     sides = list(battle.sides)
     first = battle.info.first_side
     while first == "roll":

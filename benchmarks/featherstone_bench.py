@@ -1,0 +1,85 @@
+"""Featherstone-like rules on an open table: how fast the engine plays and answers.
+
+    python benchmarks/featherstone_bench.py [--turns 3]
+
+Reports: a whole Quatre Bras battle with the automatic commander on both sides;
+Austerlitz (163 units) under the ruleset, seconds per game turn; the time to judge a
+dragged move (what the UI asks on every mouse move); exact odds of a volley and of a
+melee (what the turn runner shows before a click).
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from manager import game_actions as ga  # noqa: E402
+from manager.autopilot import Autopilot  # noqa: E402
+from manager.scenario_io import load_scenario  # noqa: E402
+from manager.session import Session  # noqa: E402
+
+
+def timed(fn, n):
+    out = []
+    for _ in range(n):
+        t = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - t)
+    return statistics.median(out), sorted(out)[int(0.9 * (len(out) - 1))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--turns", type=int, default=3)
+    args = ap.parse_args()
+
+    qb = ROOT / "scenarios" / "quatre_bras.toml"
+    t = time.perf_counter()
+    s = Session(load_scenario(qb))
+    Autopilot(s).play()
+    print(f"Quatre Bras, whole battle ({s.battle.state.turn} turns, {len(s.entries)} actions): "
+          f"{time.perf_counter() - t:.2f} s")
+
+    b = load_scenario(ROOT / "scenarios" / "austerlitz.toml", "featherstone")
+    b.set_info(replace(b.info, turns=args.turns))
+    s = Session(b)
+    t = time.perf_counter()
+    Autopilot(s).play()
+    per = (time.perf_counter() - t) / args.turns
+    print(f"Austerlitz under featherstone: {per:.2f} s per game turn ({args.turns} turns, "
+          f"{len(s.entries)} actions)")
+
+    s = Session(load_scenario(qb))
+    s.execute(ga.StartBattle())
+    while s.battle.state.phase != "moves" or s.battle.state.active != "french":
+        s.execute(ga.EndPhase())
+    u = s.battle.units["fr-92"]
+    med, p90 = timed(lambda: s.check(ga.MoveUnit(u.id, (u.x + 1, u.y - 4), 0))
+                     if s.is_legal(ga.MoveUnit(u.id, (u.x + 1, u.y - 4), 0)) else None, 200)
+    print(f"judge a dragged move: median {med * 1000:.2f} ms, p90 {p90 * 1000:.2f} ms")
+
+    b = s.battle
+    b.update_unit("nl-5m", x=45.0, y=33.0)
+    while s.battle.state.phase != "fire_first":
+        s.execute(ga.EndPhase())
+    shooter, target = (("fr-92", "nl-5m") if s.battle.state.active == "french"
+                       else ("nl-5m", "fr-92"))
+    fire = ga.Fire(shooter, target)
+    if s.is_legal(fire):
+        med, p90 = timed(lambda: s.ruleset.odds(s.battle, fire), 50)
+        print(f"exact odds of a volley: median {med * 1000:.2f} ms, p90 {p90 * 1000:.2f} ms")
+    from manager.rules.featherstone.melee import Melee
+    from manager.rules.featherstone.melee_odds import melee_odds
+    med, p90 = timed(lambda: melee_odds(s.battle, Melee("nl-5m", ("fr-92",))), 20)
+    print(f"exact odds of a melee (with support fire): median {med * 1000:.1f} ms, "
+          f"p90 {p90 * 1000:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()

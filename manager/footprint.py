@@ -1,0 +1,160 @@
+"""Units on an open table: the base a unit stands on, and the questions rules ask of it.
+
+A footprint is a rectangle of `frontage` by `depth` inches centred on the unit's
+position, its front edge toward `facing` (degrees clockwise from north; north is up,
+-y, as on the screen). Rulesets measured in inches ask: how far apart are two units
+(edge to edge), is a point in a unit's forward arc, which face of a unit does a point
+lie beyond (front, flank, rear), and how far did the farthest figure travel in a move
+(the outer corner in a wheel). Everything is plain floats; shapely does the polygons.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+from shapely.geometry import LineString, Polygon
+
+EPS = 1e-6
+
+
+def heading(facing: float) -> tuple[float, float]:
+    """The unit vector a facing points along (0 = north = up = -y)."""
+    r = math.radians(facing)
+    return math.sin(r), -math.cos(r)
+
+
+def bearing(a, b) -> float:
+    """Degrees clockwise from north of the direction from point a to point b."""
+    return math.degrees(math.atan2(b[0] - a[0], -(b[1] - a[1]))) % 360
+
+
+def angle_between(a: float, b: float) -> float:
+    """The smaller angle between two bearings, 0..180."""
+    d = abs((a - b) % 360)
+    return min(d, 360 - d)
+
+
+def distance(a, b) -> float:
+    return math.hypot(a[0] - b[0], a[1] - b[1])
+
+
+@dataclass(frozen=True, slots=True)
+class Footprint:
+    x: float
+    y: float
+    facing: float
+    frontage: float
+    depth: float
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return (self.x, self.y)
+
+    def corners(self) -> tuple:
+        """Front-left, front-right, rear-right, rear-left, in inches."""
+        fx, fy = heading(self.facing)
+        rx, ry = -fy, fx                         # to the unit's right
+        hf, hd = self.frontage / 2, self.depth / 2
+        return tuple((self.x + fx * a * hd + rx * b * hf, self.y + fy * a * hd + ry * b * hf)
+                     for a, b in ((1, -1), (1, 1), (-1, 1), (-1, -1)))
+
+    def polygon(self) -> Polygon:
+        return _polygon(self)
+
+    def front_edge(self) -> LineString:
+        c = self.corners()
+        return LineString([c[0], c[1]])
+
+    def front_centre(self) -> tuple[float, float]:
+        fx, fy = heading(self.facing)
+        return (self.x + fx * self.depth / 2, self.y + fy * self.depth / 2)
+
+    def moved(self, x: float, y: float, facing: float | None = None) -> "Footprint":
+        return Footprint(x, y, self.facing if facing is None else facing,
+                         self.frontage, self.depth)
+
+    def resized(self, frontage: float, depth: float) -> "Footprint":
+        return Footprint(self.x, self.y, self.facing, frontage, depth)
+
+
+@lru_cache(maxsize=8192)
+def _polygon(fp: Footprint) -> Polygon:
+    """Bases are asked about far more often than they move: build each shape once."""
+    return Polygon(fp.corners())
+
+
+def gap(a: Footprint, b: Footprint) -> float:
+    """Edge-to-edge distance in inches; 0 when the bases touch or overlap."""
+    return a.polygon().distance(b.polygon())
+
+
+def overlap(a: Footprint, b: Footprint) -> bool:
+    """Do the bases overlap (touching edges do not count)?"""
+    return a.polygon().intersection(b.polygon()).area > 1e-4
+
+
+def in_arc(fp: Footprint, point, half_angle: float) -> bool:
+    """Is the point within `half_angle` degrees either side of the unit's facing,
+    measured from the middle of its front edge (a point on the edge is in arc)?"""
+    origin = fp.front_centre()
+    if distance(origin, point) < EPS:
+        return True
+    return angle_between(bearing(origin, point), fp.facing) <= half_angle + EPS
+
+
+def aspect(target: Footprint, point) -> str:
+    """Which face of the target the point lies beyond: 'front', 'flank' or 'rear'.
+
+    The faces are divided by the base's diagonals produced outward, so a point is
+    in front when it lies beyond the front edge between the two diagonals.
+    """
+    off = angle_between(bearing(target.centre, point), target.facing)
+    corner = math.degrees(math.atan2(target.frontage / 2, target.depth / 2))
+    if off <= corner + EPS:
+        return "front"
+    if off >= 180 - corner - EPS:
+        return "rear"
+    return "flank"
+
+
+def travel(a: Footprint, b: Footprint) -> float:
+    """How far the farthest-moving figure goes from base a to base b: the largest
+    corner displacement (a wheel moves the outer flank farther than the centre)."""
+    return max(distance(p, q) for p, q in zip(a.corners(), b.corners()))
+
+
+def swept(a: Footprint, b: Footprint) -> Polygon:
+    """The ground a straight move from a to b passes over (the hull of both bases)."""
+    return a.polygon().union(b.polygon()).convex_hull
+
+
+def contact_point(mover: Footprint, target: Footprint, along: float) -> tuple[float, float] | None:
+    """Where the mover's centre stands when, advancing from where it is along bearing
+    `along`, its base first touches the target's; None if it would never touch.
+
+    Found by bisection on the distance advanced (shapely answers touch or not).
+    """
+    fx, fy = heading(along)
+    far = distance(mover.centre, target.centre) + mover.frontage + mover.depth + \
+        target.frontage + target.depth
+
+    def at(d):
+        return mover.moved(mover.x + fx * d, mover.y + fy * d, along)
+
+    if gap(at(0), target) <= EPS:
+        return None if overlap(at(0), target) else mover.centre
+    lo, hi = 0.0, far
+    if gap(at(hi), target) > EPS and not overlap(at(hi), target):
+        # the straight line misses the target: find the closest approach
+        best = min((gap(at(far * i / 64), target), i) for i in range(65))
+        if best[0] > EPS:
+            return None
+        hi = far * best[1] / 64
+    for _ in range(28):
+        mid = (lo + hi) / 2
+        if gap(at(mid), target) > EPS and not overlap(at(mid), target):
+            lo = mid
+        else:
+            hi = mid
+    return (mover.x + fx * hi, mover.y + fy * hi)

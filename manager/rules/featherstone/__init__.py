@@ -1,0 +1,107 @@
+"""A Featherstone-like Horse and Musket ruleset on an open table (ruleset id `featherstone`).
+
+Figures, not hits: 24 infantry, 12 cavalry, a gun with four gunners. Measured in
+inches with the shared geometry (manager/footprint.py, manager/table_terrain.py).
+"""
+from __future__ import annotations
+
+from ... import game_actions as ga
+from .. import register_ruleset
+from ..base import Ruleset
+from . import charges, fire, flow, melee, moves
+from .state import footprint as _footprint
+from .tables import FORMATIONS, GENERAL_NEAR, OPTIONS, PHASES, PROFILES, TRAITS
+
+
+class Featherstone(Ruleset):
+    id = "featherstone"
+    name = "Featherstone-like Horse and Musket (inches)"
+    measure = "inches"
+    profiles = PROFILES
+    options = OPTIONS
+    phases = PHASES
+    traits = TRAITS
+    formations = FORMATIONS
+
+    def __init__(self):
+        super().__init__()
+        self.plays(ga.StartBattle, flow.check_start, flow.resolve_start)
+        self.plays(ga.ChooseInitiative, flow.check_choose, flow.resolve_choose)
+        self.plays(ga.EndPhase, flow.check_end_phase, flow.resolve_end_phase)
+        self.plays(ga.Rally, flow.check_rally, flow.resolve_rally)
+        self.plays(ga.MoveLeader, moves.check_move_leader, moves.resolve_move_leader)
+        self.plays(ga.Charge, charges.check_charge, charges.resolve_charge)
+        self.plays(ga.MoveUnit, moves.check_move_unit, moves.resolve_move_unit)
+        self.plays(ga.ChangeFormation, moves.check_change_formation,
+                   moves.resolve_change_formation)
+        self.plays(moves.SoundRecall, moves.check_recall, moves.resolve_recall)
+        self.plays(ga.Fire, fire.check_fire, fire.resolve_fire)
+        self.plays(ga.ResolveMelee, melee.check_resolve_melee, melee.resolve_melee)
+
+    def odds(self, battle, action):
+        from . import melee_odds
+        if isinstance(action, ga.Fire):
+            return fire.fire_odds(battle, action)
+        if isinstance(action, ga.ResolveMelee):
+            return melee_odds.melee_odds(battle, melee.find(battle, action.defender))
+        if isinstance(action, ga.Charge):
+            return melee_odds.charge_odds(battle, action)
+        if isinstance(action, ga.Rally):
+            from .morale import rally_odds
+            return rally_odds(battle, action)
+        return super().odds(battle, action)
+
+    def melees(self, battle):
+        return melee.melees(battle)
+
+    def to_act(self, battle) -> list[str]:
+        from ...model.forces import mark
+        from .morale import to_check
+        state = battle.state
+        side = state.active
+        if state.phase == "rally":
+            return [u.id for u in to_check(battle, side)]
+        if state.phase == "generals":
+            return [l.id for l in battle.live_leaders(side) if not l.moved]
+        if state.phase in ("charges", "moves"):
+            return [u.id for u in battle.live_units(side) if u.moved < 2
+                    and not mark(u, "charging")]
+        if state.phase in ("fire_first", "fire"):
+            return [u.id for u in battle.live_units(side) if not fire.may_fire(battle, u)]
+        if state.phase == "melee":
+            return [m.defender for m in melee.melees(battle)]
+        return []
+
+    def commander(self, battle, side: str):
+        from .commander import Commander
+        return Commander(battle, side)
+
+    def scenario_notes(self, battle) -> list[str]:
+        from .state import arm
+        n = {a: sum(1 for u in battle.units.values() if arm(u) == a)
+             for a in ("infantry", "cavalry", "artillery")}
+        return [f"{n['infantry']} battalions of 24, {n['cavalry']} regiments of 12, "
+                f"{n['artillery']} batteries of 4 gunners and 10 rounds"]
+
+    # ---- what the battlefield view draws ---------------------------------------------
+    def footprint(self, battle, unit) -> tuple[float, float]:
+        fp = _footprint(battle, unit)
+        return fp.frontage, fp.depth
+
+    def command_area(self, battle, leader) -> list[tuple]:
+        """The ground within 4 inches of the general: where his influence reaches."""
+        from shapely.geometry import Point
+        circle = Point(leader.x, leader.y).buffer(GENERAL_NEAR, 24)
+        return [tuple(circle.exterior.coords)[:-1]]
+
+    def reach_area(self, battle, unit) -> list[tuple]:
+        if (battle.state.phase not in ("moves", "charges") or unit.side != battle.state.active
+                or unit.moved >= 2 or unit.eliminated):
+            return []
+        return moves.reach_polygons(battle, unit)
+
+    def position_refusal(self, battle, kind: str, pos) -> str:
+        return moves.position_refusal(battle, kind, pos)
+
+
+register_ruleset("featherstone", Featherstone)

@@ -1,0 +1,248 @@
+"""Charges: declaring one, the target's answer, and the charger's move into contact.
+
+A charge is a full-rate straight move at an enemy in the forward arc, ending square to
+the line of advance with the bases touching. The target answers at once: skirmishers
+in the open flee a full move and are disordered; a battery gets one canister shot and
+its crew may shelter with a friend within 2 inches; any other unit checks morale on
+the Charged column (one roll on the Rally column first if it is disordered, the same
+roll read in the Charged column if it stands). Generals in the charger's path shelter
+with a friend within 2 inches or are overrun.
+"""
+from __future__ import annotations
+
+from shapely.geometry import LineString, Point
+
+from ...actions import need
+from ...errors import IllegalAction
+from ...game_actions import Charge
+from ...events import FormationChanged, UnitMoved, declare_event
+from ...footprint import (angle_between, bearing, contact_point, distance, overlap, swept,
+                          travel)
+from ...model.forces import mark
+from .fire import Shot, shoot
+from .losses import moved_leaders, overrun_general, retreat
+from .morale import check
+from .moves import ground_refusal, own_unit, terrain_cost
+from .state import (arm, attached_leaders, engaged, footprint, is_skirmish, move_rate,
+                    near_units, unit_gap)
+from .tables import CLOSE_CANISTER, DIFFICULT_AREAS, SHELTER_REACH, SHOTS_PER_BATTERY
+
+ChargeDeclared = declare_event("ChargeDeclared", "{unit} charges {target}: {outcome}",
+                               unit=str, target=str, outcome=str)
+CrewSheltered = declare_event("CrewSheltered", "{unit}'s crew shelter with {friend}",
+                              unit=str, friend=str)
+
+
+def charge_path(battle, unit, target):
+    """(contact point, facing, cost, rate) for a charge, or IllegalAction why not."""
+    fp, tfp = footprint(battle, unit), footprint(battle, target)
+    arc = battle.option("forward_arc", 45)
+    need(angle_between(bearing(fp.front_centre(), target.pos), unit.facing) <= arc + 1e-6,
+         f"{target.name} is not in {unit.name}'s forward arc")
+    way = round(bearing(unit.pos, target.pos)) % 360     # facings are whole degrees
+    spot = contact_point(fp.moved(unit.x, unit.y, way), tfp, way)
+    need(spot is not None, f"{unit.name} cannot reach {target.name} in a straight line")
+    end = fp.moved(spot[0], spot[1], way)
+    need(not overlap(end, tfp), f"{unit.name} has no room to turn and charge {target.name}")
+    extra, refusal, _ = terrain_cost(battle, LineString([unit.pos, spot])) \
+        if distance(unit.pos, spot) > 1e-9 else (0.0, "", False)
+    need(not refusal, refusal)
+    cost = travel(fp, end) + extra
+    rate = move_rate(unit) * mark(unit, "allow", 1)
+    return spot, way, cost, rate
+
+
+def check_charge(battle, action) -> None:
+    unit = own_unit(battle, action.unit)
+    need(arm(unit) in ("infantry", "cavalry"), "only foot and horse charge")
+    need(unit.moved == 0 and not mark(unit, "charging"), f"{unit.name} has already moved")
+    need(not engaged(battle, unit), f"{unit.name} is locked in a melee")
+    need(unit.formation not in ("square", "march_column"),
+         f"{unit.name} cannot charge in {unit.formation.replace('_', ' ')}")
+    need(mark(unit, "allow", 1) > 0, f"{unit.name} may not move this turn (its rally result)")
+    target = battle.units.get(action.target)
+    need(target is not None and not target.eliminated and target.side != unit.side,
+         f"{action.target!r} is not an enemy unit")
+    need(not (arm(unit) == "infantry" and arm(target) == "cavalry"),
+         "infantry may not charge cavalry")
+    need(not mark(target, "sheltered"), f"{target.name}'s crew have left the gun")
+    spot, way, cost, rate = charge_path(battle, unit, target)
+    need(cost <= rate + 1e-6, f"{target.name} is {cost:.1f} inches of charge away; "
+         f"{unit.name} charges {rate:g}")
+    end = footprint(battle, unit, x=spot[0], y=spot[1], facing=way)
+    why = _path_refusal(battle, unit, target, end)
+    need(not why, f"{unit.name} cannot charge {target.name}: {why}")
+
+
+def _path_refusal(battle, unit, target, end) -> str:
+    hull = swept(footprint(battle, unit), end)
+    for o in near_units(battle, unit.pos, distance(unit.pos, end.centre) + 12):
+        if o.id in (unit.id, target.id):
+            continue
+        if o.side == unit.side and battle.option("pass_through_friends") and \
+                not end.polygon().intersection(footprint(battle, o).polygon()).area > 1e-4:
+            continue
+        if hull.intersection(footprint(battle, o).polygon()).area > 1e-4:
+            return f"{o.name} is in the way"
+    bf = battle.battlefield
+    minx, miny, maxx, maxy = end.polygon().bounds
+    if minx < 0 or miny < 0 or maxx > bf.width or maxy > bf.height:
+        return "it would leave the table"
+    return ""
+
+
+def resolve_charge(battle, action, dice) -> list:
+    unit, target = battle.units[action.unit], battle.units[action.target]
+    events: list = []
+    spot, way, cost, rate = charge_path(battle, unit, target)
+    battle.mark_unit(unit.id, charge_strength=unit.hits,
+                     impetuous=battle.state.turn if arm(unit) == "cavalry" else None,
+                     must_charge=None)
+    battle.update_unit(unit.id, moved=2)
+    outcome = _answer(battle, unit, target, dice, events)
+    target = battle.units[target.id]
+    unit = battle.units[unit.id]
+    if unit.eliminated:
+        return [ChargeDeclared(unit.name, target.name, outcome)] + events
+    if outcome in ("fled", "broke", "fell back") and not target.eliminated:
+        # the charger follows to where the target stood; it is caught if still in reach
+        caught = _reachable(battle, unit, target)
+        if caught is not None and outcome == "fled":
+            spot, way = caught
+            battle.mark_unit(target.id, reaction="caught")
+            battle.mark_unit(unit.id, charging=target.id)
+            outcome = "fled but was caught"
+    elif outcome != "sheltered" and not target.eliminated:
+        again = charge_path(battle, unit, target)          # the target may have formed square
+        spot, way = again[0], again[1]
+        battle.mark_unit(unit.id, charging=target.id)
+    end = footprint(battle, unit, x=spot[0], y=spot[1], facing=way)
+    if _path_refusal(battle, unit, target, end) == "" and not ground_refusal(
+            battle, unit, end).startswith("it would stand"):
+        _generals_in_path(battle, unit, end, dice, events)
+        moved_leaders(battle, unit, spot[0], spot[1])
+        battle.update_unit(unit.id, x=spot[0], y=spot[1], facing=round(way) % 360)
+        events.append(UnitMoved(unit.name, (round(spot[0], 1), round(spot[1], 1)),
+                                round(way) % 360, cost))
+    else:
+        battle.mark_unit(unit.id, charging=None)
+    from .losses import settle
+    settle(battle, events)
+    return [ChargeDeclared(unit.name, target.name, outcome)] + events
+
+
+def _reachable(battle, unit, target):
+    try:
+        spot, way, cost, rate = charge_path(battle, unit, target)
+    except IllegalAction:
+        return None
+    return (spot, way) if cost <= rate + 1e-6 else None
+
+
+def _answer(battle, unit, target, dice, events: list) -> str:
+    """The target's response; marks `reaction` on it. Returns a word for the log."""
+    t_arm = arm(target)
+    if t_arm == "artillery":
+        if mark(target, "shots", 0) < SHOTS_PER_BATTERY and target.hits > 0:
+            band_close = arm(unit) == "infantry"
+            from .losses import save_for
+            save, bonus = save_for(battle, unit, True, target.pos)
+            shot = Shot(True, "canister", CLOSE_CANISTER if band_close else 0.0, to_hit=0,
+                        damage_dice=2 if band_close else 1, save=save, save_bonus=bonus)
+            shoot(battle, target, unit, shot, dice, events)
+        friends = [u for u in near_units(battle, target.pos, 10, target.side)
+                   if u.id != target.id and arm(u) != "artillery"
+                   and unit_gap(battle, u, target) <= SHELTER_REACH]
+        if friends:
+            friend = min(friends, key=lambda u: unit_gap(battle, u, target))
+            battle.mark_unit(target.id, sheltered=friend.id)
+            events.append(CrewSheltered(target.name, friend.name))
+            return "sheltered"
+        battle.mark_unit(target.id, reaction="stand")
+        return "the gunners stand"
+    from ...table_terrain import table_terrain
+    in_cover = table_terrain(battle.battlefield).covered(
+        footprint(battle, target).polygon(), DIFFICULT_AREAS) >= 0.5
+    if is_skirmish(target) and not in_cover:
+        retreat(battle, target.id, unit.pos, 1, "away", "flees", events)
+        if not battle.units[target.id].eliminated:
+            battle.update_unit(target.id, disordered=True, moved=2)
+        return "fled"
+    face = None
+    if target.disordered:
+        score, result, face = check(battle, target, "rally", dice, events)
+        if result in ("disperse", "rout", "fall_back"):
+            from .morale import apply_rally
+            apply_rally(battle, target, result, dice, events)
+            return {"disperse": "dispersed", "rout": "broke"}.get(result, "fell back")
+    score, result, _ = check(battle, battle.units[target.id], "charged", dice, events, face=face)
+    cav_charge = arm(unit) == "cavalry"
+    if result == "break":
+        retreat(battle, target.id, unit.pos, 2, "away", "breaks", events)
+        _disorder(battle, target.id)
+        return "broke"
+    if result == "fall_back":
+        retreat(battle, target.id, unit.pos, 1, "enemy", "falls back", events)
+        _disorder(battle, target.id)
+        return "fell back"
+    reaction = {"waver": "waver", "stand": "stand", "stand_first_fire": "first_fire"}.get(result)
+    if result == "counter":
+        if t_arm == "cavalry" and cav_charge:
+            reaction = "counter"
+            battle.mark_unit(target.id, impetuous=battle.state.turn)
+        elif t_arm == "infantry" and cav_charge and \
+                battle.option("seven_against_cavalry") == "square":
+            reaction = "square"
+        else:
+            reaction = "first_fire"
+    if result == "waver":
+        _disorder(battle, target.id)
+    if t_arm == "infantry" and cav_charge and (result in ("stand", "stand_first_fire")
+                                                or reaction == "square"):
+        battle.update_unit(target.id, formation="square")
+        events.append(FormationChanged(target.name, "square"))
+    if reaction == "first_fire" and battle.units[target.id].moved:
+        reaction = "stand"                  # first fire only for a unit that did not move
+    battle.mark_unit(target.id, reaction=reaction)
+    return {"waver": "wavers", "stand": "stands", "first_fire": "stands and fires first",
+            "counter": "counter-charges", "square": "forms square"}[reaction]
+
+
+def _disorder(battle, uid: str) -> None:
+    if not battle.units[uid].eliminated:
+        battle.update_unit(uid, disordered=True)
+
+
+def _generals_in_path(battle, unit, end, dice, events: list) -> None:
+    """Unattached enemy generals the charge passes over shelter or are overrun."""
+    hull = swept(footprint(battle, unit), end)
+    enemy = battle.enemy_of(unit.side)
+    attached = {l.id for u in battle.live_units(enemy) for l in attached_leaders(battle, u)
+                if distance(u.pos, unit.pos) < 40}
+    for l in battle.live_leaders(enemy):
+        if l.id in attached or not hull.contains(Point(l.x, l.y)):
+            continue
+        friends = [u for u in near_units(battle, l.pos, 8, enemy)
+                   if footprint(battle, u).polygon().distance(Point(l.x, l.y)) <= SHELTER_REACH
+                   and not hull.intersects(footprint(battle, u).polygon())]
+        if friends:
+            f = friends[0]
+            battle.update_leader(l.id, x=f.x, y=f.y)
+            events.append(CrewSheltered(l.name, f.name))
+        else:
+            overrun_general(battle, l.id, dice, events)
+
+
+def must_charge_left(battle, side: str) -> list:
+    """Units that rallied on a 7 and still have an enemy within one charge move."""
+    out = []
+    for u in battle.live_units(side):
+        if mark(u, "must_charge") and u.moved == 0:
+            for e in near_units(battle, u.pos, move_rate(u) + 8, battle.enemy_of(side)):
+                try:
+                    check_charge(battle, Charge(u.id, e.id))
+                except IllegalAction:
+                    continue
+                out.append((u, e))
+                break
+    return out

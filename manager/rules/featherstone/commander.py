@@ -1,0 +1,239 @@
+"""The automatic commander for the Featherstone-like rules: one side, from its orders.
+
+Orders as for every ruleset (`attack` toward an objective, `hold` it, `reserve` until a
+release turn or a friendly command is Shaken; objectives in boxes on a gridded table,
+in inches on an open one). Infantry closes to musket range and shoots; guns stand and
+fire when they have a target; cavalry waits out of musket range and charges when the
+exact odds favour it; infantry forms square when enemy horse comes near. Generals ride
+behind their commands and lend their influence to rallies when it helps.
+"""
+from __future__ import annotations
+
+from ...errors import IllegalAction
+from ...footprint import angle_between, bearing, distance, heading
+from ...game_actions import (ChangeFormation, Charge, EndPhase, Fire, MoveLeader, MoveUnit,
+                             Rally, ResolveMelee)
+from ...model.forces import mark
+from ...rules import get_ruleset
+from .fire import casualty_dist, may_fire, shot_spec
+from .melee import melees
+from .melee_odds import charge_odds
+from .morale import may_influence, to_check
+from .state import allowance, arm, move_rate, near_units, unit_gap
+from .tables import GENERAL_MOVE, NEAR_MOD
+
+EDGE_BEARING = {"west": 270, "east": 90, "north": 0, "south": 180}
+
+
+class Commander:
+    def __init__(self, battle, side: str):
+        self.battle = battle
+        self.side = side
+        self.done: set = set()
+        self.phase_key = None
+        self.rules = get_ruleset("featherstone")
+
+    def joiners(self, melee) -> tuple:
+        return ()
+
+    def legal(self, action) -> bool:
+        try:
+            self.rules.check(self.battle, action)
+            return True
+        except IllegalAction:
+            return False
+
+    def next_action(self):
+        b = self.battle
+        key = (b.state.turn, b.state.active, b.state.phase)
+        if key != self.phase_key:
+            self.phase_key, self.done = key, set()
+        if b.state.active != self.side:
+            return None
+        phase = b.state.phase
+        step = {"rally": self._rally, "generals": self._generals, "charges": self._charges,
+                "moves": self._moves, "fire_first": self._fire, "fire": self._fire,
+                "melee": self._melee}.get(phase)
+        return (step() if step else None) or EndPhase()
+
+    # ---- orders -------------------------------------------------------------------------
+    def orders(self, unit):
+        from ...autopilot import read_orders
+        b = self.battle
+        kind, obj = read_orders(b, b.hierarchy.command_of(unit.id), self.side)
+        if obj is not None and b.battlefield.grid:      # a gridded scenario names boxes
+            g = b.battlefield.grid
+            obj = ((obj[0] + 0.5) * g, (obj[1] + 0.5) * g)
+        return kind, obj
+
+    # ---- steps -------------------------------------------------------------------------
+    def _rally(self):
+        b = self.battle
+        for u in to_check(b, self.side):
+            if u.id in self.done:
+                continue
+            self.done.add(u.id)
+            best = None
+            for l in b.live_leaders(self.side):
+                if not may_influence(b, l, u) and NEAR_MOD[l.quality or 3] > 0:
+                    best = l
+                    break
+            return Rally(best.id if best else "", u.id)
+        return None
+
+    def _generals(self):
+        b = self.battle
+        h = b.hierarchy
+        for l in sorted(b.live_leaders(self.side), key=lambda l: l.id):
+            if l.moved or l.id in self.done:
+                continue
+            self.done.add(l.id)
+            units = [b.units[u] for u in h.units_led_by(l.id) if not b.units[u].eliminated]
+            if not units:
+                continue
+            cx = sum(u.x for u in units) / len(units)
+            cy = sum(u.y for u in units) / len(units)
+            back = EDGE_BEARING.get(b.sides[self.side].home_edge, 270)
+            hx, hy = heading(back)
+            tx = min(max(cx + hx * 4, 0.5), b.battlefield.width - 0.5)
+            ty = min(max(cy + hy * 4, 0.5), b.battlefield.height - 0.5)
+            d = distance(l.pos, (tx, ty))
+            if d < 1:
+                continue
+            k = min(1.0, GENERAL_MOVE / d)
+            action = MoveLeader(l.id, (round(l.x + (tx - l.x) * k, 2), round(l.y + (ty - l.y) * k, 2)))
+            if self.legal(action):
+                return action
+        return None
+
+    def _charges(self):
+        b = self.battle
+        for u in b.live_units(self.side):
+            if u.id in self.done or u.moved or arm(u) == "artillery":
+                continue
+            self.done.add(u.id)
+            kind, _ = self.orders(u)
+            must = mark(u, "must_charge")
+            if kind in ("reserve", "withdraw") and not must:
+                continue
+            best, best_p = None, 0.55 if arm(u) == "cavalry" else 0.65
+            for e in near_units(b, u.pos, move_rate(u) + 8, b.enemy_of(self.side)):
+                action = Charge(u.id, e.id)
+                if not self.legal(action):
+                    continue
+                try:
+                    p = charge_odds(b, action).outcomes.get("attacker wins", 0)
+                except IllegalAction:
+                    continue
+                if p > best_p or (must and best is None):
+                    best, best_p = action, p
+            if best is not None:
+                return best
+        return None
+
+    def _moves(self):
+        b = self.battle
+        for u in b.live_units(self.side):
+            if u.id in self.done or u.moved >= 2 or mark(u, "charging"):
+                continue
+            self.done.add(u.id)
+            action = self._move_for(u)
+            if action is not None:
+                return action
+        return None
+
+    def _move_for(self, u):
+        b = self.battle
+        enemies = near_units(b, u.pos, 40, b.enemy_of(self.side))
+        enemy = min(enemies, key=lambda e: distance(e.pos, u.pos)) if enemies else None
+        gap = unit_gap(b, enemy, u) if enemy else 1e9
+        if arm(u) == "infantry":
+            cav_near = any(arm(e) == "cavalry" and unit_gap(b, e, u) <= 12 for e in enemies)
+            if cav_near and u.formation != "square":
+                action = ChangeFormation(u.id, "square")
+                if self.legal(action):
+                    return action
+            if not cav_near and u.formation == "square":
+                return ChangeFormation(u.id, "line") if self.legal(
+                    ChangeFormation(u.id, "line")) else None
+        kind, obj = self.orders(u)
+        if kind == "reserve":
+            return None
+        if kind == "withdraw":
+            back = EDGE_BEARING.get(b.sides[self.side].home_edge, 270)
+            return self._toward(u, back, allowance(u) / 2, keep_facing=True)
+        standoff = {"infantry": 5.0, "cavalry": 9.0, "artillery": 14.0}[arm(u)]
+        if gap <= standoff + 1 or (arm(u) == "artillery" and self._has_target(u)):
+            if enemy is not None and angle_between(bearing(u.pos, enemy.pos), u.facing) > 40:
+                return self._face(u, enemy)
+            return None
+        if kind == "hold" and obj is not None and distance(u.pos, obj) <= 4:
+            return self._face(u, enemy) if enemy is not None and angle_between(
+                bearing(u.pos, enemy.pos), u.facing) > 40 else None
+        goal = enemy.pos if (enemy is not None and (gap < 24 or obj is None)) else obj
+        if goal is None:
+            return None
+        want = min(allowance(u), max(distance(u.pos, goal) - standoff, 0))
+        if arm(u) == "artillery":
+            want = min(want, allowance(u) / 2)        # keep the guns able to fire
+        if want < 0.5:
+            return None
+        return self._toward(u, bearing(u.pos, goal), want)
+
+    def _toward(self, u, way: float, inches: float, keep_facing: bool = False):
+        arc = self.battle.option("forward_arc", 45)
+        off = ((way - u.facing + 180) % 360) - 180
+        if not keep_facing and arm(u) != "artillery":
+            way = u.facing + max(-arc, min(arc, off))
+        facing = u.facing if keep_facing else round(way) % 360
+        way = facing if not keep_facing else way
+        for k in (1.0, 0.8, 0.6, 0.4, 0.25):
+            hx, hy = heading(way)
+            to = (round(u.x + hx * inches * k, 2), round(u.y + hy * inches * k, 2))
+            action = MoveUnit(u.id, to, facing)
+            if self.legal(action):
+                return action
+        return None
+
+    def _face(self, u, enemy):
+        facing = round(bearing(u.pos, enemy.pos)) % 360
+        action = MoveUnit(u.id, u.pos, facing)
+        return action if self.legal(action) else None
+
+    def _has_target(self, u) -> bool:
+        return any(self._shot_value(u, e) > 0
+                   for e in near_units(self.battle, u.pos, 50, self.battle.enemy_of(self.side)))
+
+    def _shot_value(self, u, e) -> float:
+        try:
+            return float(casualty_dist(shot_spec(self.battle, u, e)).mean())
+        except IllegalAction:
+            return 0.0
+
+    def _fire(self):
+        b = self.battle
+        for u in b.live_units(self.side):
+            if u.id in self.done or may_fire(b, u):
+                continue
+            reach = 55 if arm(u) == "artillery" else 20
+            options = []
+            for e in near_units(b, u.pos, reach, b.enemy_of(self.side)):
+                action = Fire(u.id, e.id)
+                if self.legal(action):
+                    options.append((self._shot_value(u, e), e.id, action))
+            if not options:
+                self.done.add(u.id)
+                continue
+            value, _, action = max(options)
+            if arm(u) == "artillery" and value < 0.5 and mark(u, "shots", 0) >= 6:
+                self.done.add(u.id)                 # save the last rounds for better targets
+                continue
+            if u.formation != "square":
+                self.done.add(u.id)
+            return action
+        return None
+
+    def _melee(self):
+        for m in melees(self.battle):
+            return ResolveMelee(m.defender)
+        return None

@@ -1,0 +1,226 @@
+"""Casualties and what follows them: disorder, saving rolls, retreats, leaders lost,
+Shaken commands and army morale."""
+from __future__ import annotations
+
+import math
+
+from shapely.geometry import Point
+
+from ...events import (ArmyConceded, BattleEnded, CommandShaken, HitsTaken, UnitEliminated,
+                       UnitRetreated, declare_event)
+from ...footprint import bearing, heading, overlap
+from ...model.forces import mark, with_marks
+from ...table_terrain import table_terrain
+from .state import arm, attached_leaders, footprint, move_rate, near_units, traits
+from .tables import (IMPASSABLE_AREAS, SAVE_ARMOURED, SAVE_BUILDINGS, SAVE_FORMED,
+                     SAVE_FORTIFIED, SAVE_LIGHT_OR_CREW, SAVE_MELEE)
+
+CasualtiesSaved = declare_event("CasualtiesSaved", "{unit} saves {saved} of {hits} ({save}+)",
+                                unit=str, hits=int, saved=int, save=int)
+GeneralFell = declare_event("GeneralFell", "{leader} falls: {why}", leader=str, why=str)
+UnitDisordered = declare_event("UnitDisordered", "{unit} is disordered", unit=str)
+LeaderSurvived = declare_event("LeaderSurvived", "{leader} is unhurt ({why})", leader=str, why=str)
+OfficerFell = declare_event("OfficerFell", "{unit} loses its commander; it checks morale at -1",
+                            unit=str)
+UnitRouted = declare_event("UnitRouted", "{unit} {how} {inches:.1f} inches to {to}",
+                           unit=str, how=str, inches=float, to=tuple)
+
+FORTIFIED_VARIANTS = ("fortified", "castle", "chateau", "earthworks", "redoubt")
+
+
+def cover_save(battle, unit) -> int:
+    """The save buildings or works give a unit standing in them (0: none)."""
+    t = table_terrain(battle.battlefield)
+    poly = footprint(battle, unit).polygon()
+    if t.covered(poly, ("town",)) < 0.5:
+        return 0
+    for f in battle.battlefield.features:
+        if f.kind == "town" and f.variant in FORTIFIED_VARIANTS:
+            from ...geometry import feature_geometry
+            if feature_geometry(f).contains(Point(unit.x, unit.y)):
+                return SAVE_FORTIFIED
+    return SAVE_BUILDINGS
+
+
+def behind_wall(battle, unit, from_xy) -> bool:
+    """Is a wall, hedge or fence between the shooter and the unit, within an inch of it?"""
+    from shapely.geometry import LineString
+    t = table_terrain(battle.battlefield)
+    near = footprint(battle, unit).polygon().buffer(1.0)
+    line = LineString([from_xy, unit.pos])
+    return any(line.intersects(w) and line.intersection(w).intersects(near)
+               for _, w in t.lines.get("wall", []))
+
+
+def save_for(battle, unit, shooting: bool, from_xy=None) -> tuple[int, int]:
+    """(lowest face that saves, bonus added to the die) for this unit now."""
+    from .state import is_skirmish
+    base = SAVE_FORMED if shooting else SAVE_MELEE
+    if shooting and (is_skirmish(unit) or arm(unit) == "artillery"):
+        base = SAVE_LIGHT_OR_CREW
+    if "armoured" in traits(battle, unit):
+        base = min(base, SAVE_ARMOURED)
+    cover = cover_save(battle, unit)
+    if cover:
+        base = min(base, cover)
+    elif from_xy is not None and behind_wall(battle, unit, from_xy):
+        base = min(base, SAVE_BUILDINGS)
+    bonus = 0
+    if arm(unit) == "infantry" and "woods" in table_terrain(battle.battlefield).kinds_at(
+            Point(unit.x, unit.y)):
+        bonus = 1                                   # +1 to the die in the woods
+    return base, bonus
+
+
+def saving_rolls(battle, unit, hits: int, dice, shooting: bool, events: list,
+                 from_xy=None) -> int:
+    """Roll a die per hit; return the casualties that stand."""
+    if hits <= 0:
+        return 0
+    save, bonus = save_for(battle, unit, shooting, from_xy)
+    faces = dice.roll(hits, f"saves: {unit.name} ({save}+{' +1 woods' if bonus else ''})").faces
+    saved = sum(1 for f in faces if f + bonus >= save)
+    events.append(CasualtiesSaved(unit.name, hits, saved, save))
+    return hits - saved
+
+
+def take_casualties(battle, uid: str, n: int, events: list) -> bool:
+    """Remove figures (never below zero) and disorder the unit; True if it is gone."""
+    unit = battle.units[uid]
+    n = min(n, unit.hits)
+    if n <= 0:
+        return False
+    unit = battle.update_unit(uid, hits=unit.hits - n)
+    events.append(HitsTaken(unit.name, n, unit.hits, uid))
+    if unit.hits == 0:
+        eliminate(battle, uid, events)
+        return True
+    if not unit.disordered:
+        battle.update_unit(uid, disordered=True)
+        events.append(UnitDisordered(unit.name))
+    return False
+
+
+def eliminate(battle, uid: str, events: list, why: str = "") -> None:
+    unit = battle.units[uid]
+    for l in attached_leaders(battle, unit):
+        overrun_general(battle, l.id, None, events)
+    battle.update_unit(uid, eliminated=True, marks=())
+    events.append(UnitEliminated(unit.name + (f" ({why})" if why else ""), uid))
+
+
+# ---- leaders --------------------------------------------------------------------------
+def leader_dies(battle, lid: str, events: list, why: str) -> None:
+    leader = battle.leaders[lid]
+    battle.update_leader(lid, eliminated=True, hits=0)
+    events.append(GeneralFell(leader.name, why))
+
+
+def hit_leaders_check(battle, unit, hits: int, dice, events: list) -> None:
+    """6 or more hits on a unit: dice for its attached generals (and its officer): 1-2 falls."""
+    if hits < 6:
+        return
+    for l in attached_leaders(battle, unit):
+        if dice.d6(f"leader hit: {l.name} with {unit.name}") <= 2:
+            leader_dies(battle, l.id, events, f"struck down with {unit.name}")
+        else:
+            events.append(LeaderSurvived(l.name, "the balls miss him"))
+    if battle.option("unit_officers") and not mark(unit, "officer_lost"):
+        if dice.d6(f"officer hit: {unit.name}") <= 2:
+            battle.mark_unit(unit.id, officer_lost=True)
+            events.append(OfficerFell(unit.name))
+
+
+def overrun_general(battle, lid: str, dice, events: list) -> None:
+    """A general caught by the enemy: 1-3 killed or captured, 4+ escapes to the nearest
+    formed friendly unit, with no influence for the rest of the turn."""
+    leader = battle.leaders[lid]
+    friends = [u for u in battle.live_units(leader.side) if not u.disordered]
+    face = dice.d6(f"overrun: {leader.name}") if dice is not None else 1
+    if face <= 3 or not friends:
+        leader_dies(battle, lid, events, "overrun")
+        return
+    to = min(friends, key=lambda u: (u.x - leader.x) ** 2 + (u.y - leader.y) ** 2)
+    battle.update_leader(lid, x=to.x, y=to.y, moved=True)
+    barred = dict(battle.state.marks).get("no_influence", ())
+    battle.set_state(marks=with_marks(battle.state.marks, no_influence=barred + (lid,)))
+    events.append(LeaderSurvived(leader.name, f"escapes to {to.name}"))
+
+
+# ---- retreats ---------------------------------------------------------------------------
+def retreat(battle, uid: str, away_from, moves: float, face: str, how: str,
+            events: list) -> bool:
+    """Move a unit `moves` of its moves directly away from a point, stopping short of any
+    base or impassable ground; facing the enemy ('enemy') or its way ('away'). A unit
+    driven off the table is lost. True if it left the table."""
+    unit = battle.units[uid]
+    rate = max(move_rate(unit), move_rate(unit, "line"))
+    inches = moves * rate
+    way = bearing(away_from, unit.pos) if (away_from[0], away_from[1]) != unit.pos else \
+        (unit.facing + 180) % 360
+    hx, hy = heading(way)
+    facing = round((way + 180) % 360) if face == "enemy" else round(way)
+    t = table_terrain(battle.battlefield)
+    bf = battle.battlefield
+    others = [u for u in near_units(battle, unit.pos, inches + 12) if u.id != uid]
+    done, step = 0.0, 0.5
+    fp = footprint(battle, unit, facing=facing)
+    while done + step <= inches + 1e-9:
+        nxt = fp.moved(unit.x + hx * (done + step), unit.y + hy * (done + step))
+        if not (0 <= nxt.x <= bf.width and 0 <= nxt.y <= bf.height):
+            moved_leaders(battle, unit, nxt.x, nxt.y)
+            eliminate(battle, uid, events, "driven off the table")
+            return True
+        poly = nxt.polygon()
+        if any(overlap(nxt, footprint(battle, o)) for o in others) or \
+                t.kinds_at(poly) & set(IMPASSABLE_AREAS):
+            break
+        done += step
+    x, y = unit.x + hx * done, unit.y + hy * done
+    if done == 0 and any(overlap(fp, footprint(battle, o)) for o in others):
+        facing = unit.facing                   # no room even to turn: it stays as it was
+    moved_leaders(battle, unit, x, y)
+    battle.update_unit(uid, x=x, y=y, facing=facing % 360, fell_back=True)
+    events.append(UnitRouted(unit.name, how, done, (round(x, 1), round(y, 1))))
+    events.append(UnitRetreated(unit.name, (round(x, 1), round(y, 1))))
+    return False
+
+
+def moved_leaders(battle, unit, x: float, y: float) -> None:
+    """Attached generals go where their unit goes."""
+    dx, dy = x - unit.x, y - unit.y
+    for l in attached_leaders(battle, unit):
+        battle.update_leader(l.id, x=min(max(l.x + dx, 0), battle.battlefield.width),
+                             y=min(max(l.y + dy, 0), battle.battlefield.height))
+
+
+# ---- commands and armies ----------------------------------------------------------------
+def settle(battle, events: list) -> None:
+    """Commands that lost half their units are Shaken; an army with half (or all) of its
+    commands Shaken concedes (not in the text: the army_morale option)."""
+    rule = battle.option("army_morale")
+    h = battle.hierarchy
+
+    def gone(u):
+        return battle.units[u].eliminated
+
+    for side in battle.sides:
+        for cid in h.commands_of(side):
+            if cid not in battle.state.shaken and h.losses_shake(cid, gone):
+                battle.set_state(shaken=battle.state.shaken | {cid})
+                events.append(CommandShaken(battle.commands[cid].name))
+    if rule == "off" or battle.state.over:
+        return
+    for side in battle.sides:
+        if h.army_broken(side, battle.state.shaken, "half" if rule == "half_commands" else "all"):
+            winner = battle.enemy_of(side)
+            reason = (f"{battle.sides[side].name}: {'half' if rule == 'half_commands' else 'all'}"
+                      f" of its commands are Shaken")
+            events.append(ArmyConceded(battle.sides[side].name, reason))
+            battle.set_state(over=True, winner=winner, phase="over", reason=reason)
+            events.append(BattleEnded(winner, reason))
+            return
+
+
+def half_up(n: int) -> int:
+    return math.ceil(n / 2)

@@ -1,0 +1,190 @@
+"""The 0-7 morale table: the roll, its modifiers, and the Rally column's results.
+
+One D6 plus modifiers, read between 0 and 7 in the Rally, Charged or Lost Melee
+column. Generals attached to the unit always count; a general within 4 inches counts
+only when the player uses his influence, and then risks a stray round (a 1 kills him)
+unless the unit is more than 8 inches from any enemy and not under threat.
+"""
+from __future__ import annotations
+
+from ...events import declare_event
+from ...footprint import distance
+from ...model.forces import mark
+from .losses import eliminate, leader_dies, retreat, take_casualties
+from .state import (arm, attached_leaders, footprint, grade, nearest_enemy, near_units,
+                    unit_gap)
+from .tables import (ARTILLERY_RANGES, ATTACHED_MOD, CHARGED, CLOSE_CANISTER, GENERAL_NEAR,
+                     LOST_MELEE, MORALE_MAX, MORALE_MIN, NEAR_MOD, PROFILES, RALLY,
+                     SAFE_DISTANCE)
+
+MoraleChecked = declare_event(
+    "MoraleChecked", "{unit} checks morale ({column}): {face} {mods} = {score}: {result}",
+    unit=str, column=str, face=int, mods=str, score=int, result=str)
+UnitRecovered = declare_event("UnitRecovered", "{unit} rallies{by}", unit=str, by=str)
+StrayRound = declare_event("StrayRound", "{leader} uses his influence: {outcome}",
+                           leader=str, outcome=str)
+
+LABELS = {"disperse": "disperses", "rout": "routs 2 moves and loses D6 figures",
+          "fall_back": "falls back 1 move", "no_rally": "no rally, no move",
+          "rally_hold": "rallies, no move", "rally_half": "rallies, half move",
+          "rally_full": "rallies, full move", "rally_charge": "rallies and must charge",
+          "break": "breaks 2 moves", "waver": "wavers, stands in disorder",
+          "stand": "stands (simultaneous melee)", "stand_first_fire": "stands, fires first",
+          "counter": "counter-charges, stands or forms square"}
+
+
+def column_table(battle, column: str) -> dict:
+    if column == "rally":
+        return RALLY
+    if column == "charged":
+        return CHARGED
+    table = dict(LOST_MELEE)
+    if battle.option("lost_melee_two") == "fall_back":
+        table[2] = "fall_back"
+    return table
+
+
+def in_canister_range(battle, unit, close: bool) -> bool:
+    for e in battle.live_units(battle.enemy_of(unit.side)):
+        if arm(e) != "artillery":
+            continue
+        reach = CLOSE_CANISTER if close else ARTILLERY_RANGES[PROFILES[e.kind]["weapon"]][0]
+        if distance(e.pos, unit.pos) <= reach + 6 and unit_gap(battle, e, unit) <= reach:
+            return True
+    return False
+
+
+def in_enemy_contact(battle, unit) -> bool:
+    return any(unit_gap(battle, e, unit) <= 0.05
+               for e in near_units(battle, unit.pos, 12, battle.enemy_of(unit.side)))
+
+
+def modifiers(battle, unit, column: str, general=None) -> list[tuple[str, int]]:
+    mods = []
+    g = grade(battle, unit)
+    if g:
+        mods.append(("guards/elite" if g == 2 else "regulars", g))
+    attached = attached_leaders(battle, unit)
+    if attached:
+        best = max(attached, key=lambda l: ATTACHED_MOD[l.quality or 3])
+        if ATTACHED_MOD[best.quality or 3]:
+            mods.append((f"{best.name} attached", ATTACHED_MOD[best.quality or 3]))
+    elif general is not None and NEAR_MOD[general.quality or 3]:
+        mods.append((f"{general.name} near", NEAR_MOD[general.quality or 3]))
+    quarters = (unit.max_hits - unit.hits) * 4 // unit.max_hits if unit.max_hits else 0
+    if quarters:
+        mods.append((f"{quarters * 25}% lost", -quarters))
+    if mark(unit, "officer_lost"):
+        mods.append(("officer lost", -1))
+    if column == "rally":
+        close = battle.option("rally_canister_penalty") == "close_canister"
+        if in_canister_range(battle, unit, close) or in_enemy_contact(battle, unit):
+            mods.append(("canister/contact", -1))
+    return mods
+
+
+def influence_at_risk(battle, unit) -> bool:
+    """A general's influence is safe only far (over 8") from any enemy and unthreatened."""
+    enemy = nearest_enemy(battle, unit)
+    threatened = any(mark(e, "charging") == unit.id
+                     for e in battle.live_units(battle.enemy_of(unit.side)))
+    return threatened or (enemy is not None and unit_gap(battle, enemy, unit) <= SAFE_DISTANCE)
+
+
+def may_influence(battle, leader, unit) -> str:
+    """Why this general may not lend his influence to the unit ('' when he may)."""
+    if leader.eliminated or leader.side != unit.side:
+        return f"{leader.name} is not a general of this side"
+    if mark_leader_barred(battle, leader):
+        return f"{leader.name} escaped an overrun and has no influence this turn"
+    if footprint(battle, unit).polygon().distance(_pt(leader.pos)) > GENERAL_NEAR:
+        return f"{leader.name} is more than {GENERAL_NEAR} inches from {unit.name}"
+    return ""
+
+
+def mark_leader_barred(battle, leader) -> bool:
+    return leader.id in dict(battle.state.marks).get("no_influence", ())
+
+
+def _pt(xy):
+    from shapely.geometry import Point
+    return Point(xy)
+
+
+def check(battle, unit, column: str, dice, events: list, general=None,
+          face: int | None = None) -> tuple[int, str, int]:
+    """Roll (or reuse `face`) and read the column: (score, result, face)."""
+    if general is not None and general in attached_leaders(battle, unit):
+        general = None                       # attached: already counted
+    if general is not None and influence_at_risk(battle, unit):
+        if dice.d6(f"stray round: {general.name}") == 1:
+            leader_dies(battle, general.id, events, f"a stray round while rallying {unit.name}")
+            events.append(StrayRound(general.name, "killed by a stray round"))
+            general = None
+        else:
+            events.append(StrayRound(general.name, "unhurt"))
+    mods = modifiers(battle, unit, column, general)
+    if face is None:
+        face = dice.d6(f"morale ({column}): {unit.name}")
+    score = max(MORALE_MIN, min(MORALE_MAX, face + sum(v for _, v in mods)))
+    result = column_table(battle, column)[score]
+    text = " ".join(f"{'+' if v > 0 else '-'}{abs(v)} {k}" for k, v in mods) or "+0"
+    events.append(MoraleChecked(unit.name, column.replace("_", " "), face, text, score,
+                                LABELS.get(result, result)))
+    return score, result, face
+
+
+def apply_rally(battle, unit, result: str, dice, events: list, leader_name: str = "") -> None:
+    """Carry out a Rally-column result."""
+    uid = unit.id
+    battle.mark_unit(uid, checked=battle.state.turn)
+    enemy = nearest_enemy(battle, unit)
+    away = enemy.pos if enemy else unit.pos
+    if result == "disperse":
+        eliminate(battle, uid, events, "dispersed")
+    elif result == "rout":
+        lost = dice.d6(f"rout losses: {unit.name}")
+        if not take_casualties(battle, uid, lost, events):
+            retreat(battle, uid, away, 2, "away", "routs", events)
+            if not battle.units[uid].eliminated:
+                battle.mark_unit(uid, allow=0)
+    elif result == "fall_back":
+        retreat(battle, uid, away, 1, "enemy", "falls back", events)
+        if not battle.units[uid].eliminated:
+            battle.mark_unit(uid, allow=0)
+    elif result == "no_rally":
+        battle.mark_unit(uid, allow=0)
+    else:
+        allow = {"rally_hold": 0, "rally_half": 0.5}.get(result, 1)
+        battle.update_unit(uid, disordered=False)
+        battle.mark_unit(uid, allow=allow, must_charge=True if result == "rally_charge" else None)
+        events.append(UnitRecovered(unit.name, f" under {leader_name}" if leader_name else ""))
+    u = battle.units[uid]
+    if (not u.eliminated and arm(u) == "cavalry" and result in ("no_rally", "rally_hold")
+            and enemy is not None and unit_gap(battle, enemy, u) <= SAFE_DISTANCE
+            and mark(u, "impetuous", -9) < battle.state.turn - 1):
+        battle.mark_unit(uid, recall=battle.state.turn)
+
+
+def to_check(battle, side: str) -> list:
+    """Disordered units of the side that have not yet taken this turn's rally check."""
+    return [u for u in battle.live_units(side)
+            if u.disordered and mark(u, "checked") != battle.state.turn]
+
+
+def rally_odds(battle, action):
+    """The chance of each Rally-column result for this check (the influence included)."""
+    from fractions import Fraction
+    from ...odds import Odds
+    unit = battle.units[action.unit]
+    general = battle.leaders.get(action.leader) if action.leader else None
+    if general is not None and general in attached_leaders(battle, unit):
+        general = None
+    mod = sum(v for _, v in modifiers(battle, unit, "rally", general))
+    odds = Odds("rally")
+    for face in range(1, 7):
+        result = LABELS[RALLY[max(MORALE_MIN, min(MORALE_MAX, face + mod))]]
+        odds.outcomes[result] = odds.outcomes.get(result, Fraction(0)) + Fraction(1, 6)
+    if general is not None and influence_at_risk(battle, unit):
+        odds.notes.append(f"{general.name} risks a stray round: 1 in 6 he falls")
+    return odds

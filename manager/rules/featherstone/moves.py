@@ -1,0 +1,259 @@
+"""Movement on the open table: full-rate forward moves, half-rate moves in any direction,
+formation changes, generals, and the cavalry recall.
+
+A full-rate move is one straight line within the forward arc, the unit ending square
+to its line of advance; any other move or facing is at half rate (each inch costs
+two). No figure may go farther than the allowance: the cost is the largest distance
+any corner of the base travels, plus half speed inside area terrain (not on a road),
+plus 3 inches per linear obstacle. A formation change spends half the allowance.
+Artillery moves in any direction at full speed; roads double it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from shapely.geometry import LineString, Point
+
+from ...actions import need, register
+from ...game_actions import GameAction
+from ...events import FormationChanged, LeaderMoved, UnitMoved
+from ...footprint import angle_between, bearing, distance, overlap, swept, travel
+from ...model.forces import mark
+from ...table_terrain import table_terrain
+from .losses import moved_leaders, retreat
+from .state import (allowance, arm, attached_leaders, crew, engaged, footprint,
+                    formations_for, move_rate, near_units, nearest_enemy)
+from .tables import (DIFFICULT_AREAS, GENERAL_MOVE, IMPASSABLE_AREAS, LINEAR_OBSTACLE_COST,
+                     MARCH_COLUMN_ROAD_BONUS)
+
+
+@register
+@dataclass(frozen=True)
+class SoundRecall(GameAction):
+    """Featherstone: recall cavalry that rolled 'no move' within 8 inches of the enemy."""
+    unit: str
+
+
+def own_unit(battle, uid: str):
+    unit = battle.units.get(uid)
+    need(unit is not None, f"there is no unit {uid!r}")
+    need(not unit.eliminated, f"{unit.name} is no longer in the battle")
+    need(unit.side == battle.state.active, f"{unit.name} is not on the side to move")
+    return unit
+
+
+@dataclass
+class Plan:
+    cost: float          # inches the move spends (half-rate moves count double)
+    rate: float          # the allowance the move is measured against
+    kind: str            # "forward", "half" or "artillery"
+    road: bool
+
+
+def terrain_cost(battle, path: LineString) -> tuple[float, str, bool]:
+    """(extra inches, refusal, on road) for a straight path of the unit's centre."""
+    t = table_terrain(battle.battlefield)
+    road = path.length > 0 and t.along_road(path)
+    extra = 0.0 if road else t.length_inside(path, DIFFICULT_AREAS)
+    for f, p in t.crossings(path, ("wall", "stream", "river")):
+        if f.kind == "river":
+            crossing = t.crossing_at(p)
+            if not crossing:
+                return 0.0, f"{f.name or 'the river'} can be crossed only at a bridge or ford", road
+            extra += LINEAR_OBSTACLE_COST if crossing == "ford" else 0
+        elif not (f.kind == "stream" and t.crossing_at(p) == "bridge"):
+            extra += LINEAR_OBSTACLE_COST
+    return extra, "", road
+
+
+def plan(battle, unit, to, facing: int, formation: str = "") -> Plan:
+    """Check a move and price it; raises IllegalAction with the reason."""
+    forward_arc = battle.option("forward_arc", 45)
+    form = formation or unit.formation
+    start = footprint(battle, unit, formation=form)     # re-forming is paid separately
+    end = footprint(battle, unit, x=to[0], y=to[1], facing=facing, formation=form)
+    d = distance(unit.pos, to)
+    path = LineString([unit.pos, to]) if d > 1e-9 else LineString([unit.pos, unit.pos])
+    extra, refusal, road = terrain_cost(battle, path) if d > 1e-9 else (0.0, "", False)
+    need(not refusal, refusal)
+    rate = move_rate(unit, form)
+    if road and form == "march_column":
+        rate += MARCH_COLUMN_ROAD_BONUS
+    if road and arm(unit) == "artillery":
+        rate *= 2
+    if arm(unit) == "artillery":
+        kind = "artillery"
+    elif d <= 1e-9 and facing % 360 == unit.facing % 360:
+        kind = "forward"
+    elif (d > 1e-9 and angle_between(bearing(unit.pos, to), unit.facing) <= forward_arc + 1e-6
+          and angle_between(bearing(unit.pos, to), facing) <= 1.0):
+        kind = "forward"
+    else:
+        kind = "half"
+    # a gun team turns as it goes: measured at the centre; a formed unit by its outer flank
+    cost = (d if kind == "artillery" else travel(start, end)) + extra
+    return Plan(cost * (2 if kind == "half" else 1), rate, kind, road)
+
+
+def ground_refusal(battle, unit, fp, path_from=None) -> str:
+    """Why the base may not stand at fp (or pass from path_from to it): '' when it may."""
+    bf = battle.battlefield
+    poly = fp.polygon()
+    minx, miny, maxx, maxy = poly.bounds
+    if minx < -1e-6 or miny < -1e-6 or maxx > bf.width + 1e-6 or maxy > bf.height + 1e-6:
+        return "the base would leave the table"
+    t = table_terrain(bf)
+    bad = t.kinds_at(poly) & set(IMPASSABLE_AREAS)
+    if bad:
+        return f"{', '.join(sorted(bad))} cannot be entered"
+    hull = swept(path_from, fp) if path_from is not None else None
+    reach = distance(unit.pos, fp.centre) + 12
+    for o in near_units(battle, fp.centre, reach):
+        if o.id == unit.id:
+            continue
+        ofp = footprint(battle, o)
+        if overlap(fp, ofp):
+            return f"it would stand on {o.name}"
+        if o.side != unit.side:
+            if fp.polygon().distance(ofp.polygon()) < 0.1:
+                return f"only a charge may touch {o.name}"
+            if hull is not None and hull.intersection(ofp.polygon()).area > 1e-4:
+                return f"{o.name} is in the way"
+        elif hull is not None and not battle.option("pass_through_friends") and \
+                hull.intersection(ofp.polygon()).area > 1e-4:
+            return f"{o.name} is in the way"
+    return ""
+
+
+def check_move_unit(battle, action) -> None:
+    unit = own_unit(battle, action.unit)
+    need(unit.moved < 2, f"{unit.name} has already moved this turn")
+    need(not engaged(battle, unit), f"{unit.name} is locked in a melee")
+    need(not mark(unit, "sheltered"), f"{unit.name}'s crew are sheltering")
+    need(mark(unit, "allow", 1) > 0, f"{unit.name} may not move this turn (its rally result)")
+    if arm(unit) == "artillery":
+        need(crew(unit) >= 2, f"{unit.name} has one gunner left: the gun cannot be moved")
+    if action.formation and action.formation != unit.formation:
+        need(action.formation in formations_for(battle, unit),
+             f"{unit.name} cannot form {action.formation}")
+        need(mark(unit, "used", 0.0) <= 0.5, f"{unit.name} has no half move left to re-form")
+    need(0 <= action.facing < 360, "facing is 0 to 359 degrees")
+    p = plan(battle, unit, action.to, action.facing, action.formation)
+    need(p.rate > 0, f"{unit.name} cannot move in {action.formation or unit.formation}")
+    used = mark(unit, "used", 0.0) + (0.5 if action.formation and
+                                       action.formation != unit.formation else 0)
+    budget = p.rate * mark(unit, "allow", 1) * (1 - used)
+    need(p.cost <= budget + 1e-6,
+         f"{unit.name} needs {p.cost:.1f} inches{' (half rate)' if p.kind == 'half' else ''}"
+         f" and has {max(budget, 0):.1f}")
+    end = footprint(battle, unit, x=action.to[0], y=action.to[1], facing=action.facing,
+                    formation=action.formation or unit.formation)
+    why = ground_refusal(battle, unit, end, footprint(battle, unit))
+    need(not why, f"{unit.name} cannot go there: {why}")
+
+
+def resolve_move_unit(battle, action, dice) -> list:
+    unit = battle.units[action.unit]
+    p = plan(battle, unit, action.to, action.facing, action.formation)
+    changing = bool(action.formation and action.formation != unit.formation)
+    used = mark(unit, "used", 0.0) + (0.5 if changing else 0)
+    used += p.cost / (p.rate * mark(unit, "allow", 1)) if p.rate else 0
+    x, y = float(action.to[0]), float(action.to[1])
+    moved_leaders(battle, unit, x, y)
+    turned = mark(unit, "turned", 0) + angle_between(unit.facing, action.facing)
+    moved = 2 if distance(unit.pos, (x, y)) > 1e-9 else max(unit.moved, 1)
+    battle.update_unit(unit.id, x=x, y=y, facing=action.facing % 360, moved=moved,
+                       formation=action.formation or unit.formation)
+    battle.mark_unit(unit.id, used=round(min(used, 1.0), 6), turned=round(turned, 3))
+    events = []
+    if changing:
+        events.append(FormationChanged(unit.name, action.formation))
+    events.append(UnitMoved(unit.name, (round(x, 1), round(y, 1)), action.facing, p.cost))
+    return events
+
+
+def check_change_formation(battle, action) -> None:
+    unit = own_unit(battle, action.unit)
+    need(not engaged(battle, unit), f"{unit.name} is locked in a melee")
+    need(action.formation in formations_for(battle, unit),
+         f"{unit.name} may form {', '.join(formations_for(battle, unit))}")
+    need(action.formation != unit.formation, f"{unit.name} is already in {unit.formation}")
+    need(mark(unit, "allow", 1) > 0, f"{unit.name} may not move this turn (its rally result)")
+    need(mark(unit, "used", 0.0) <= 0.5, f"{unit.name} has no half move left to re-form")
+    end = footprint(battle, unit, formation=action.formation)
+    why = ground_refusal(battle, unit, end)
+    need(not why, f"{unit.name} cannot form {action.formation} there: {why}")
+
+
+def resolve_change_formation(battle, action, dice) -> list:
+    unit = battle.units[action.unit]
+    battle.update_unit(unit.id, formation=action.formation, moved=max(unit.moved, 1))
+    battle.mark_unit(unit.id, used=round(mark(unit, "used", 0.0) + 0.5, 6))
+    return [FormationChanged(unit.name, action.formation)]
+
+
+def check_move_leader(battle, action) -> None:
+    leader = battle.leaders.get(action.leader)
+    need(leader is not None and not leader.eliminated, f"there is no general {action.leader!r}")
+    need(leader.side == battle.state.active, f"{leader.name} is not on the side to move")
+    need(not leader.moved, f"{leader.name} has already moved this turn")
+    bf = battle.battlefield
+    need(0 <= action.to[0] <= bf.width and 0 <= action.to[1] <= bf.height, "off the table")
+    d = distance(leader.pos, action.to)
+    need(d <= GENERAL_MOVE + 1e-6, f"{leader.name} rides {GENERAL_MOVE} inches; that is {d:.1f}")
+    t = table_terrain(bf)
+    need(not (t.kinds_at_point(action.to) & set(IMPASSABLE_AREAS)), "he cannot ride into a lake")
+
+
+def resolve_move_leader(battle, action, dice) -> list:
+    leader = battle.leaders[action.leader]
+    battle.update_leader(leader.id, x=float(action.to[0]), y=float(action.to[1]), moved=True)
+    events = [LeaderMoved(leader.name, (round(action.to[0], 1), round(action.to[1], 1)))]
+    for u in near_units(battle, action.to, 6, leader.side):
+        if battle.leaders[leader.id] in attached_leaders(battle, u):
+            events.append(LeaderMoved(leader.name, (f"attached to {u.name}",)))
+            break
+    return events
+
+
+def check_recall(battle, action) -> None:
+    unit = own_unit(battle, action.unit)
+    need(arm(unit) == "cavalry", "only cavalry is recalled")
+    need(mark(unit, "recall") == battle.state.turn,
+         f"{unit.name} may be recalled only after a 'no move' rally result within 8 inches "
+         "of the enemy, and not the turn after it charged")
+    need(unit.moved < 2, f"{unit.name} has already moved")
+
+
+def resolve_recall(battle, action, dice) -> list:
+    unit = battle.units[action.unit]
+    events: list = []
+    enemy = nearest_enemy(battle, unit)
+    retreat(battle, unit.id, enemy.pos if enemy else unit.pos, 1, "enemy", "is recalled", events)
+    if not battle.units[unit.id].eliminated:
+        battle.update_unit(unit.id, disordered=True, moved=2)
+        battle.mark_unit(unit.id, recall=None)
+    return events
+
+
+def position_refusal(battle, kind: str, pos) -> str:
+    t = table_terrain(battle.battlefield)
+    bad = t.kinds_at_point(pos) & set(IMPASSABLE_AREAS)
+    return f"{', '.join(sorted(bad))} cannot be entered" if bad else ""
+
+
+def reach_polygons(battle, unit) -> list[tuple]:
+    """The ground the unit's centre could reach: the forward sector at full rate and a
+    circle at half rate (terrain ignored: the drop is checked exactly)."""
+    import math
+    a = allowance(unit)
+    if a <= 0:
+        return []
+    arc = battle.option("forward_arc", 45)
+    pts = [unit.pos]
+    for i in range(-8, 9):
+        r = math.radians(unit.facing + arc * i / 8)
+        pts.append((unit.x + a * math.sin(r), unit.y - a * math.cos(r)))
+    sector = tuple(pts)
+    half = Point(unit.pos).buffer(a / 2 if arm(unit) != "artillery" else a, 24)
+    return [sector, tuple(half.exterior.coords)[:-1]]

@@ -1,0 +1,188 @@
+"""What the rules read off a unit: figures, ranks, grade, traits, footprint, marks.
+
+Per-turn facts live in the unit's ruleset marks (see `mark`): `used` (fraction of the
+move spent), `allow` (what the rally let it move: 0, 0.5, 1), `turned` (degrees
+turned), `charging` (target id), `reaction` (its answer to a charge), `impetuous`
+(the turn cavalry last charged), `shots` (rounds fired), `fired_turn`, `sheltered`,
+`strength` (figures when the current fire step began: shooting is simultaneous),
+`faces` (square faces that have fired), `checked` (turn of its last rally check),
+`must_charge`, `officer_lost`, `no_influence` (a general who fled an overrun).
+"""
+from __future__ import annotations
+
+import math
+
+from ...footprint import Footprint, distance, gap
+from ...model.forces import mark
+from .tables import (ARM_FORMATIONS, FIRING_RANKS, FIGURES_PER_DIE, MELEE_RANKS, MOVE,
+                     PROFILES, RANKS, STAND_FIGURES, STAND_SIZE)
+
+ARMOURED_WORDS = ("cuirassier", "carabinier", "life guard", "lifeguard", "garde du corps")
+LANCER_WORDS = ("lancer", "uhlan", "ulan")
+
+
+def profile(unit):
+    return PROFILES[unit.kind]
+
+
+def arm(unit) -> str:
+    return PROFILES[unit.kind].arm
+
+
+def special(unit) -> tuple:
+    return PROFILES[unit.kind]["special"]
+
+
+def traits(battle, unit) -> frozenset:
+    """The unit's traits as the scenario gives them, or as its name tells (an option)."""
+    found = set(unit.traits)
+    if not found and battle.option("traits_from_names") and arm(unit) == "cavalry":
+        name = unit.name.lower()
+        if any(w in name for w in ARMOURED_WORDS):
+            found.add("armoured")
+        if any(w in name for w in LANCER_WORDS):
+            found.add("lancers")
+    return frozenset(found)
+
+
+def grade(battle, unit) -> int:
+    """Morale grade: +2 guards and elite (and veterans), +1 regulars, 0 militia/conscripts."""
+    t = set(unit.traits)
+    if "veteran" in t:
+        return 2
+    if "conscript" in t:
+        return 0
+    return PROFILES[unit.kind]["grade"]
+
+
+def is_skirmish(unit) -> bool:
+    """Skirmish infantry: the skirmisher kind, or any infantry in extended order."""
+    return "skirmish" in special(unit) or (arm(unit) == "infantry" and unit.formation == "extended")
+
+
+def is_heavy_cav(unit) -> bool:
+    return "heavy_cav" in special(unit)
+
+
+def is_light_cav(unit) -> bool:
+    return "light_cav" in special(unit)
+
+
+def formations_for(battle, unit) -> tuple:
+    allowed = ARM_FORMATIONS[arm(unit)]
+    if arm(unit) == "infantry" and battle.option("extended_order") == "light_only" \
+            and "light" not in special(unit):
+        allowed = tuple(f for f in allowed if f != "extended")
+    return allowed
+
+
+# ---- figures in ranks -------------------------------------------------------------------
+def ranks(unit) -> int:
+    return RANKS.get(arm(unit), {}).get(unit.formation, 1)
+
+
+def files(unit, figures: int | None = None) -> int:
+    f = unit.hits if figures is None else figures
+    return math.ceil(f / ranks(unit)) if f > 0 else 0
+
+
+def firing_figures(unit, figures: int | None = None) -> int:
+    """Figures that shoot: two ranks; a square shoots a quarter of its figures per face."""
+    f = unit.hits if figures is None else figures
+    if unit.formation == "square":
+        return f // 4
+    return min(f, files(unit, f) * FIRING_RANKS)
+
+
+def melee_figures(unit, figures: int | None = None) -> int:
+    """Figures that fight: three ranks of infantry, two of cavalry; a square fights with half."""
+    f = unit.hits if figures is None else figures
+    if arm(unit) == "artillery":
+        return f                                   # the crew
+    if unit.formation == "square":
+        return f // 2
+    return min(f, files(unit, f) * MELEE_RANKS[arm(unit)])
+
+
+def dice_for(figures: int) -> int:
+    """One die per 5 figures; 1-2 left over are ignored, 3-4 roll one more."""
+    return figures // FIGURES_PER_DIE + (1 if figures % FIGURES_PER_DIE >= 3 else 0)
+
+
+# ---- moving ----------------------------------------------------------------------------
+def move_rate(unit, formation: str | None = None) -> float:
+    rates = MOVE[profile(unit)["move"]]
+    return float(rates.get(formation or unit.formation, rates.get("line", 0)))
+
+
+def allowance(unit) -> float:
+    """Inches the unit may still move this turn (its rally result can cut it)."""
+    full = move_rate(unit) * mark(unit, "allow", 1)
+    return max(full * (1 - mark(unit, "used", 0.0)), 0.0)
+
+
+def crew(unit) -> int:
+    return unit.hits if arm(unit) == "artillery" else 0
+
+
+# ---- on the table ----------------------------------------------------------------------
+def footprint(battle, unit, x=None, y=None, facing=None, formation=None) -> Footprint:
+    """The base: stands wide by stands deep for the formation, at the stand sizes scaled."""
+    scale = float(battle.option("stand_scale", 1.0) or 1.0)
+    a = arm(unit)
+    w, d = STAND_SIZE[a]
+    form = formation or unit.formation
+    if a == "artillery":
+        front, depth = w, d
+    else:
+        stands = math.ceil(unit.max_hits / STAND_FIGURES[a])
+        deep = RANKS[a].get(form, 1)
+        if form == "square":
+            side = max(w * 1.5, d * 2 * 2)
+            front, depth = side, side
+        else:
+            deep = min(deep, stands)
+            front, depth = math.ceil(stands / deep) * w, deep * d
+    return Footprint(unit.x if x is None else x, unit.y if y is None else y,
+                     unit.facing if facing is None else facing, front * scale, depth * scale)
+
+
+def attached_leaders(battle, unit) -> list:
+    """Generals standing on the unit's base (within a quarter inch of it)."""
+    poly = footprint(battle, unit).polygon().buffer(0.25)
+    from shapely.geometry import Point
+    return [l for l in battle.live_leaders(unit.side) if poly.contains(Point(l.x, l.y))]
+
+
+def attached_to(battle, leader):
+    """The unit a general is attached to, or None."""
+    for u in near_units(battle, leader.pos, 6, leader.side):
+        if leader in attached_leaders(battle, u):
+            return u
+    return None
+
+
+def near_units(battle, xy, reach: float, side: str | None = None) -> list:
+    """Live units whose centre is within `reach` inches (a cheap first filter)."""
+    return [u for u in battle.live_units(side) if distance(u.pos, xy) <= reach]
+
+
+def unit_gap(battle, a, b) -> float:
+    return gap(footprint(battle, a), footprint(battle, b))
+
+
+def engaged(battle, unit) -> bool:
+    """In a melee still to fight: a charger in contact, or a unit charged and contacted."""
+    def build():
+        ids = set()
+        for u in battle.live_units():
+            t = mark(u, "charging")
+            if t:
+                ids.update((u.id, t))
+        return frozenset(ids)
+    return unit.id in battle.cached("featherstone.engaged", build)
+
+
+def nearest_enemy(battle, unit):
+    enemies = battle.live_units(battle.enemy_of(unit.side))
+    return min(enemies, key=lambda e: distance(e.pos, unit.pos)) if enemies else None

@@ -1,0 +1,50 @@
+"""Fire in support of a melee: nearby units that did not move and can see the fight
+shoot at half strength; charging cavalry are shot at as at long range (8 inches:
+small arms at their long-range number, guns with canister)."""
+from __future__ import annotations
+
+from ...errors import IllegalAction
+from ...model.forces import mark
+from .fire import may_fire_supporting, shoot, shot_spec
+from .state import arm, near_units
+
+
+def _spec(battle, unit, target):
+    charging_cav = arm(target) == "cavalry" and mark(target, "charging")
+    band = ""
+    if charging_cav:
+        band = "canister" if arm(unit) == "artillery" else "long"
+    spec = shot_spec(battle, unit, target, support=True, force_band=band)
+    if charging_cav and spec.range > 8 + 1e-6:
+        raise IllegalAction(f"{target.name} is beyond 8 inches")
+    return spec
+
+
+def supporters(battle, melee, side: str) -> list:
+    """Units of `side` able to fire in support, each with the enemy it would shoot."""
+    fighting = {melee.defender, *melee.attackers}
+    enemies = [battle.units[u] for u in fighting if battle.units[u].side != side]
+    out = []
+    centre = battle.units[melee.defender].pos
+    for u in near_units(battle, centre, 60, side):
+        if u.id in fighting or may_fire_supporting(battle, u):
+            continue
+        for e in enemies:
+            try:
+                _spec(battle, u, e)
+            except IllegalAction:
+                continue
+            out.append((u, e))
+            break
+    return out
+
+
+def support_fire(battle, pair, target, dice, events: list) -> int:
+    unit, _ = pair
+    unit = battle.units[unit.id]
+    try:
+        spec = _spec(battle, unit, target)
+    except IllegalAction:
+        return 0
+    battle.update_unit(unit.id, fired=True)
+    return shoot(battle, unit, target, spec, dice, events)

@@ -1,0 +1,138 @@
+"""Terrain on an open table, measured in inches: what a move crosses, what blocks sight.
+
+Rulesets measured in inches ask the same few questions of the battlefield: which area
+terrain a base stands in, how much of a straight move lies inside some kinds of area,
+how many linear obstacles it crosses (bridges and fords excepted where the rules
+say), whether a move runs along a road, whether a line of sight is blocked by woods,
+towns or a hill higher than both ends, and what a point's ground level is. The shapes
+are built once per battlefield object (which is immutable).
+"""
+from __future__ import annotations
+
+from shapely.geometry import LineString, Point
+from shapely.ops import unary_union
+from shapely.prepared import prep
+
+from .geometry import feature_geometry, per_battlefield
+from .model.battlefield import Battlefield
+
+ROAD_WIDTH = 1.0          # inches either side of a road's line that count as on it
+CROSSING_REACH = 1.5      # a bridge or ford serves a crossing within this many inches
+
+
+class TableTerrain:
+    def __init__(self, battlefield: Battlefield):
+        self.battlefield = battlefield
+        areas: dict[str, list] = {}
+        self.lines: dict[str, list[tuple]] = {}        # kind -> [(feature, LineString)]
+        self.points: dict[str, list[Point]] = {}
+        self.hills: list[tuple[int, object]] = []       # (level, prepared polygon)
+        self.hill_shapes: list[tuple[int, object]] = []
+        self.pieces: list[tuple] = []                   # (kind, polygon, prepared) per area
+        for f in battlefield.features:
+            geom = feature_geometry(f)
+            if geom is None or geom.is_empty:
+                continue
+            if f.shape == "area":
+                if not geom.is_valid:
+                    geom = geom.buffer(0)
+                areas.setdefault(f.kind, []).append(geom)
+                self.pieces.append((f.kind, geom, prep(geom)))
+                if f.kind == "hill":
+                    self.hills.append((f.level, prep(geom)))
+                    self.hill_shapes.append((f.level, geom))
+            elif f.shape == "line":
+                self.lines.setdefault(f.kind, []).append((f, geom))
+            else:
+                self.points.setdefault(f.kind, []).append(geom)
+        self.areas = {k: unary_union(v) for k, v in areas.items()}
+        self._prepared = {k: prep(v) for k, v in self.areas.items()}
+        roads = [g for _, g in self.lines.get("road", [])]
+        self.road = unary_union(roads).buffer(ROAD_WIDTH) if roads else None
+
+    # ---- where things stand ------------------------------------------------------------
+    def kinds_at(self, shape) -> frozenset:
+        """Area kinds the shape (a point or a base polygon) touches inside."""
+        return frozenset(k for k, p in self._prepared.items()
+                         if p.intersects(shape) and self.areas[k].intersection(shape).area
+                         + (0 if shape.area else 1) > 1e-6)
+
+    def kinds_at_point(self, xy) -> frozenset:
+        pt = Point(xy)
+        return frozenset(k for k, p in self._prepared.items() if p.contains(pt))
+
+    def covered(self, shape, kinds) -> float:
+        """The fraction (0..1) of the shape's area inside the given area kinds."""
+        if shape.area <= 0:
+            return 0.0
+        inside = sum(self.areas[k].intersection(shape).area for k in kinds if k in self.areas)
+        return min(inside / shape.area, 1.0)
+
+    def level(self, xy) -> int:
+        """Ground level at a point: the highest hill contour containing it (0 = plain)."""
+        pt = Point(xy)
+        return max((lvl for lvl, p in self.hills if p.contains(pt)), default=0)
+
+    # ---- moving ---------------------------------------------------------------------------
+    def length_inside(self, path: LineString, kinds) -> float:
+        """Inches of the path inside any of the given area kinds."""
+        shapes = [self.areas[k] for k in kinds if k in self.areas]
+        if not shapes:
+            return 0.0
+        return path.intersection(unary_union(shapes)).length
+
+    def crossings(self, path: LineString, kinds) -> list[tuple]:
+        """(feature, point) for each linear feature of the given kinds the path crosses."""
+        out = []
+        for kind in kinds:
+            for f, line in self.lines.get(kind, []):
+                if not path.intersects(line):
+                    continue
+                hit = path.intersection(line)
+                pts = [hit] if hit.geom_type == "Point" else list(getattr(hit, "geoms", [hit]))
+                for p in pts:
+                    out.append((f, p.centroid if p.geom_type != "Point" else p))
+        return out
+
+    def crossing_at(self, where: Point, kinds=("bridge", "ford")) -> str:
+        """The kind of crossing point (bridge, ford) serving a spot on a river, or ''."""
+        for kind in kinds:
+            for p in self.points.get(kind, []):
+                if p.distance(where) <= CROSSING_REACH:
+                    return kind
+        return ""
+
+    def along_road(self, path: LineString) -> bool:
+        """Does the whole move run on a road (within ROAD_WIDTH of its line)?"""
+        return self.road is not None and self.road.contains(path)
+
+    # ---- seeing ---------------------------------------------------------------------------
+    def sight_blocked(self, a, b, screens=("woods", "town"), skip: float = 0.0) -> str:
+        """What terrain blocks the line from a to b ('' when clear).
+
+        Woods and towns block where the line passes through them, except the piece either
+        end stands in (troops in a village or wood fire out and are shot at) and the first
+        `skip` inches at each end (a unit at the edge of a wood sees out). A hill
+        blocks when the line crosses ground higher than both ends.
+        """
+        line = LineString([a, b])
+        length = line.length
+        if length <= 2 * skip:
+            return ""
+        inner = LineString([line.interpolate(skip), line.interpolate(length - skip)])
+        pa, pb = Point(a), Point(b)
+        for kind, shape, prepared in self.pieces:
+            # a wood or town blocks what lies beyond it, not the units standing in it
+            if kind in screens and prepared.intersects(inner) and not (
+                    prepared.contains(pa) or prepared.contains(pb)):
+                if shape.intersection(inner).length > 1e-3:
+                    return kind
+        top = max(self.level(a), self.level(b))
+        for lvl, shape in self.hill_shapes:
+            if lvl > top and shape.intersects(inner):
+                return "hill"
+        return ""
+
+
+# the terrain of a battlefield for inch rulesets, built once per battlefield object
+table_terrain = per_battlefield(TableTerrain)

@@ -1,0 +1,68 @@
+"""The Featherstone-like rules through the app: a charge ordered from the turn runner
+with its odds, a drag move measured in inches, and a rally check with a general."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+
+from conftest import at, drag
+from test_game import choose, click
+
+QB = Path(__file__).resolve().parents[2] / "scenarios" / "quatre_bras.toml"
+
+
+def to_phase(qtbot, w, dock, phase, side):
+    b = w.doc.battle
+    while not (b.state.phase == phase and b.state.active == side):
+        click(qtbot, dock.next_btn)
+
+
+def test_a_charge_from_the_turn_runner_and_a_move_by_drag(open_window, qtbot):
+    w = open_window(QB)
+    dock = w.docks["TurnDock"]
+    click(qtbot, dock.start_btn)
+    b = w.doc.battle
+    side = b.state.active
+    assert b.state.phase == "initiative"
+    # the French voltigeurs stand 3 inches from nothing: put a Dutch line in reach first
+    w.doc.session.battle.update_unit("nl-7l", x=27.0, y=32.0)
+    to_phase(qtbot, w, dock, "charges", "french")
+    u = b.units["fr-2leger"]
+    qtbot.mouseClick(w.view.viewport(), Qt.LeftButton, Qt.NoModifier, at(w, u.x, u.y))
+    assert w.doc.selection == ["fr-2leger"]
+    assert "charge" in dock.order_title.text()
+    choose(qtbot, dock.choices, "nl-7l")
+    assert "attacker wins" in dock.odds.text()
+    click(qtbot, dock.resolve_btn)
+    assert w.doc.session.entries[-1].action.verb == "Charge"
+    assert side in b.sides
+
+    # a move by drag: 5 inches would cross the brook (3 more: 8 of a line's 6), refused;
+    # 2.5 inches is a legal move
+    to_phase(qtbot, w, dock, "moves", "french")
+    msgs = []
+    w.doc.message.connect(msgs.append)
+    u = b.units["fr-4leger"]
+    drag(qtbot, w.view.viewport(), at(w, u.x, u.y), at(w, u.x, u.y - 5))
+    assert b.units["fr-4leger"].y == 37.5 and "needs 8.0 inches and has 6.0" in msgs[-1]
+    drag(qtbot, w.view.viewport(), at(w, u.x, u.y), at(w, u.x, u.y - 2.5))
+    assert abs(b.units["fr-4leger"].y - 35.0) < 0.2
+    assert w.doc.session.entries[-1].action.verb == "MoveUnit"
+
+
+def test_a_rally_check_offers_the_general_within_four_inches(open_window, qtbot):
+    w = open_window(QB)
+    dock = w.docks["TurnDock"]
+    w.doc.session.battle.update_unit("fr-61", disordered=True)
+    w.doc.session.battle.update_leader("bachelu-l", x=21.0, y=43.0)
+    click(qtbot, dock.start_btn)
+    to_phase(qtbot, w, dock, "rally", "french")
+    u = w.doc.battle.units["fr-61"]
+    qtbot.mouseClick(w.view.viewport(), Qt.LeftButton, Qt.NoModifier, at(w, u.x, u.y))
+    assert "rally check" in dock.order_title.text()
+    choose(qtbot, dock.choices, "bachelu-l")
+    assert "rallies" in dock.odds.text()
+    click(qtbot, dock.resolve_btn)
+    assert w.doc.session.entries[-1].action.verb == "Rally"
+    assert w.doc.session.entries[-1].action.leader == "bachelu-l"
