@@ -11,11 +11,11 @@ from .actions import Action, need, register
 from .errors import IllegalAction
 from .events import ScenarioEdited
 from .model.battlefield import TERRAIN_ALIASES, TERRAIN_KINDS, TerrainFeature, shape_of
-from .model.forces import UNIT_KINDS, Command, Leader, Unit
+from .model.forces import UNIT_KINDS, UNIT_TRAITS, Command, Leader, Unit
 from .placement import placement_problem
 
 EDITABLE = {"name": str, "kind": str, "hits": int, "guard": bool, "fixed": bool,
-            "nation": str, "sharpshooters": bool, "formation": str}
+            "nation": str, "sharpshooters": bool, "formation": str, "traits": tuple}
 
 
 def taken_ids(battle) -> set[str]:
@@ -118,6 +118,8 @@ class EditUnit(Action):
                  f"{key} must be {EDITABLE[key].__name__}, not {value!r}")
         kind = fields.get("kind", u.kind)
         need(kind in UNIT_KINDS, f"unknown unit kind {kind!r}")
+        bad = [t for t in fields.get("traits", ()) if t not in UNIT_TRAITS]
+        need(not bad, f"traits are {', '.join(UNIT_TRAITS)}; not {', '.join(map(str, bad))}")
         top = ruleset.profile(kind).get("hits", 1)
         hits = fields.get("hits", min(u.hits, top))
         need(1 <= hits <= top, f"hits must be 1 to {top} for this kind, not {hits}")
@@ -131,6 +133,8 @@ class EditUnit(Action):
         kind = fields.get("kind", u.kind)
         top = ruleset.profile(kind).get("hits", 1)
         fields.setdefault("hits", min(u.hits, top))
+        if "traits" in fields:
+            fields["traits"] = tuple(sorted(set(fields["traits"])))
         u = battle.update_unit(self.unit, max_hits=top, **fields)
         return [ScenarioEdited(f"{u.name} edited: {', '.join(sorted(dict(self.changes)))}")]
 

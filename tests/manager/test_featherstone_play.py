@@ -129,3 +129,17 @@ def test_a_featherstone_battle_is_recorded_and_reopens_to_the_same_state(tmp_pat
     session, meta = load_battle(tmp_path / "qb.berthier")
     assert session.battle.fingerprint() == played.battle.fingerprint()
     assert [e.action for e in session.entries] == [e.action for e in played.entries]
+
+
+def test_traits_are_edited_as_an_action_and_undone():
+    from manager.editor_actions import EditUnit
+    s = Session(load_scenario(DEMO))
+    s.execute(EditUnit("fr-1chass", (("traits", ("lancers",)),)))
+    assert s.battle.units["fr-1chass"].traits == ("lancers",)
+    try:
+        s.execute(EditUnit("fr-1chass", (("traits", ("dragoons",)),)))
+        raise AssertionError("an unknown trait was accepted")
+    except IllegalAction as exc:
+        assert "dragoons" in str(exc)
+    s.undo()
+    assert s.battle.units["fr-1chass"].traits == ()

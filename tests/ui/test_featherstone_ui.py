@@ -66,3 +66,18 @@ def test_a_rally_check_offers_the_general_within_four_inches(open_window, qtbot)
     click(qtbot, dock.resolve_btn)
     assert w.doc.session.entries[-1].action.verb == "Rally"
     assert w.doc.session.entries[-1].action.leader == "bachelu-l"
+
+
+def test_a_trait_is_ticked_in_the_properties_and_undone(open_window, qtbot):
+    w = open_window(QB)
+    u = w.doc.battle.units["fr-1chass"]
+    qtbot.mouseClick(w.view.viewport(), Qt.LeftButton, Qt.NoModifier, at(w, u.x, u.y))
+    assert w.doc.selection == ["fr-1chass"]
+    box = w.docks["PropertiesDock"].fields["trait:lancers"]
+    assert not box.isChecked()
+    box.setFocus()
+    qtbot.keyClick(box, Qt.Key_Space)              # the dock may be scrolled: the keyboard
+    assert w.doc.battle.units["fr-1chass"].traits == ("lancers",)
+    qtbot.keyClick(w, Qt.Key_Z, Qt.ControlModifier)
+    assert w.doc.battle.units["fr-1chass"].traits == ()
+    assert not box.isChecked()

@@ -6,6 +6,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDockWidget, QDoubleSpinBox
                                QLabel, QLineEdit, QSpinBox, QVBoxLayout, QWidget)
 
 from manager.editor_actions import EditLeader, EditUnit, RelocateLeader, RelocateUnit
+from manager.model.forces import UNIT_TRAITS
 
 
 class PropertiesDock(QDockWidget):
@@ -97,6 +98,8 @@ class PropertiesDock(QDockWidget):
         for flag, label in (("guard", "Guard"), ("fixed", "Fixed in place"),
                             ("sharpshooters", "Sharpshooters")):
             self._add(flag, label, QCheckBox(), "edit")
+        for trait in UNIT_TRAITS:               # read by the rulesets that use them
+            self._add(f"trait:{trait}", trait.capitalize(), QCheckBox(), "edit")
         self._add("x", "X", x, "place")
         self._add("y", "Y", y, "place")
         self._add("facing", "Facing", facing, "place")
@@ -142,7 +145,7 @@ class PropertiesDock(QDockWidget):
                                      f"{b.sides[piece.side].name}")
                 self.fields["hits"].setRange(1, max(piece.max_hits, 1))
             for key, w in self.fields.items():
-                value = getattr(piece, key)
+                value = _value(piece, key)
                 if isinstance(w, QLineEdit):
                     w.setText(str(value))
                 elif isinstance(w, QComboBox):
@@ -158,9 +161,13 @@ class PropertiesDock(QDockWidget):
     # ---- commit an edit ----------------------------------------------------------------------
     def _commit(self, how: str, key: str, value) -> None:
         piece = self._piece()
-        if self._updating or piece is None or getattr(piece, key) == value:
+        if self._updating or piece is None or _value(piece, key) == value:
             return
         self.error.setText("")
+        if key.startswith("trait:"):
+            trait = key.split(":", 1)[1]
+            traits = set(piece.traits) - {trait} | ({trait} if value else set())
+            key, value = "traits", tuple(sorted(traits))
         if how == "edit":
             action = EditUnit(piece.id, ((key, value),))
         elif how == "leader":
@@ -175,3 +182,10 @@ class PropertiesDock(QDockWidget):
     def _refused(self, why: str) -> None:
         if self.pid is not None:
             self.error.setText(why)
+
+
+def _value(piece, key: str):
+    """A field's value on the record; `trait:NAME` fields are whether it has that trait."""
+    if key.startswith("trait:"):
+        return key.split(":", 1)[1] in piece.traits
+    return getattr(piece, key)
