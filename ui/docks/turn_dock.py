@@ -152,7 +152,8 @@ class TurnDock(QDockWidget):
         elif "Rally" in allowed and leader is not None and leader.side == st.active:
             self._rally_orders(b, leader)
         elif "Charge" in allowed and unit is not None and unit.side == st.active:
-            self._targets(b, unit, "charge", "charge", Charge)
+            self._targets(b, unit, "charge", "charge", Charge,
+                          f"(no enemy {unit.name} may charge: drag it to move)")
         elif "Rally" in allowed and unit is not None and unit.side == st.active:
             self._unit_rally_orders(b, unit)
         elif "ChangeFormation" in allowed and unit is not None and unit.side == st.active:

@@ -14,7 +14,7 @@ from ...footprint import angle_between, bearing, distance, heading
 from ...game_actions import (ChangeFormation, Charge, EndPhase, Fire, MoveLeader, MoveUnit,
                              Rally, ResolveMelee)
 from ...model.forces import mark
-from ...rules import get_ruleset
+from ..common import OrdersCommander
 from .fire import casualty_dist, may_fire, shot_spec
 from .melee import melees
 from .melee_odds import charge_odds
@@ -25,46 +25,18 @@ from .tables import GENERAL_MOVE, NEAR_MOD
 EDGE_BEARING = {"west": 270, "east": 90, "north": 0, "south": 180}
 
 
-class Commander:
-    def __init__(self, battle, side: str):
-        self.battle = battle
-        self.side = side
-        self.done: set = set()
-        self.phase_key = None
-        self.rules = get_ruleset("featherstone")
-
-    def joiners(self, melee) -> tuple:
-        return ()
-
-    def legal(self, action) -> bool:
-        try:
-            self.rules.check(self.battle, action)
-            return True
-        except IllegalAction:
-            return False
+class Commander(OrdersCommander):
+    ruleset_id = "featherstone"
 
     def next_action(self):
         b = self.battle
-        key = (b.state.turn, b.state.active, b.state.phase)
-        if key != self.phase_key:
-            self.phase_key, self.done = key, set()
-        if b.state.active != self.side:
+        if not self.new_phase():
             return None
         phase = b.state.phase
         step = {"rally": self._rally, "generals": self._generals, "charges": self._charges,
                 "moves": self._moves, "fire_first": self._fire, "fire": self._fire,
                 "melee": self._melee}.get(phase)
         return (step() if step else None) or EndPhase()
-
-    # ---- orders -------------------------------------------------------------------------
-    def orders(self, unit):
-        from ...autopilot import read_orders
-        b = self.battle
-        kind, obj = read_orders(b, b.hierarchy.command_of(unit.id), self.side)
-        if obj is not None and b.battlefield.grid:      # a gridded scenario names boxes
-            g = b.battlefield.grid
-            obj = ((obj[0] + 0.5) * g, (obj[1] + 0.5) * g)
-        return kind, obj
 
     # ---- steps -------------------------------------------------------------------------
     def _rally(self):

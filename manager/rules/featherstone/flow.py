@@ -11,6 +11,7 @@ from __future__ import annotations
 from ...actions import need
 from ...events import BattleEnded, PhaseBegan, TurnBegan, declare_event
 from ..base import roll_leader_qualities
+from ..common import check_two_sides
 from ...model.forces import mark, with_marks
 from .charges import must_charge_left
 from .losses import settle
@@ -40,10 +41,7 @@ def side_order(battle, step: str) -> tuple:
 
 
 def check_start(battle, action) -> None:
-    need(not battle.state.started, "the battle has already started")
-    need(len(battle.sides) == 2, f"a battle needs two sides, this one has {len(battle.sides)}")
-    for side in battle.sides:
-        need(battle.live_units(side), f"{battle.sides[side].name} has no units")
+    check_two_sides(battle)
 
 
 def resolve_start(battle, action, dice) -> list:

@@ -6,8 +6,8 @@ import math
 
 from shapely.geometry import Point
 
-from ...events import (ArmyConceded, BattleEnded, CommandShaken, HitsTaken, UnitEliminated,
-                       UnitRetreated, declare_event)
+from ...events import HitsTaken, UnitEliminated, UnitRetreated, declare_event
+from ..army_morale import settle_army
 from ...footprint import bearing, heading, overlap
 from ...model.forces import mark, with_marks
 from ...table_terrain import table_terrain
@@ -196,30 +196,8 @@ def moved_leaders(battle, unit, x: float, y: float) -> None:
 
 # ---- commands and armies ----------------------------------------------------------------
 def settle(battle, events: list) -> None:
-    """Commands that lost half their units are Shaken; an army with half (or all) of its
-    commands Shaken concedes (not in the text: the army_morale option)."""
-    rule = battle.option("army_morale")
-    h = battle.hierarchy
-
-    def gone(u):
-        return battle.units[u].eliminated
-
-    for side in battle.sides:
-        for cid in h.commands_of(side):
-            if cid not in battle.state.shaken and h.losses_shake(cid, gone):
-                battle.set_state(shaken=battle.state.shaken | {cid})
-                events.append(CommandShaken(battle.commands[cid].name))
-    if rule == "off" or battle.state.over:
-        return
-    for side in battle.sides:
-        if h.army_broken(side, battle.state.shaken, "half" if rule == "half_commands" else "all"):
-            winner = battle.enemy_of(side)
-            reason = (f"{battle.sides[side].name}: {'half' if rule == 'half_commands' else 'all'}"
-                      f" of its commands are Shaken")
-            events.append(ArmyConceded(battle.sides[side].name, reason))
-            battle.set_state(over=True, winner=winner, phase="over", reason=reason)
-            events.append(BattleEnded(winner, reason))
-            return
+    """Shaken commands and army morale (not in the text: the army_morale option)."""
+    settle_army(battle, events, battle.option("army_morale"))
 
 
 def half_up(n: int) -> int:

@@ -20,6 +20,7 @@ from ...actions import need
 from ...events import MeleeResolved, declare_event
 from ...footprint import heading
 from ...model.forces import mark
+from ..common import Melee, charges_by_target
 from .losses import (eliminate, half_up, hit_leaders_check, moved_leaders, retreat,
                      saving_rolls, settle, take_casualties)
 from .morale import check
@@ -35,20 +36,8 @@ ChargeHalted = declare_event("ChargeHalted", "{unit}'s charge is halted ({lost} 
 Pursued = declare_event("Pursued", "{unit} pursues {inches:.1f} inches", unit=str, inches=float)
 
 
-@dataclass
-class Melee:
-    defender: str
-    attackers: tuple
-    may_join: tuple = ()
-
-
 def melees(battle) -> list[Melee]:
-    by_target: dict[str, list[str]] = {}
-    for u in battle.live_units():
-        t = mark(u, "charging")
-        if t and t in battle.units and not battle.units[t].eliminated:
-            by_target.setdefault(t, []).append(u.id)
-    return [Melee(t, tuple(sorted(a))) for t, a in sorted(by_target.items())]
+    return [Melee(t, tuple(a)) for t, a in charges_by_target(battle).items()]
 
 
 def find(battle, defender: str) -> Melee:

@@ -20,6 +20,7 @@ from ...events import FormationChanged, LeaderMoved, UnitMoved
 from ...footprint import angle_between, bearing, distance, overlap, swept, travel
 from ...model.forces import mark
 from ...table_terrain import table_terrain
+from ..common import check_ride, own_unit  # noqa: F401  (own_unit: for the other modules)
 from .losses import moved_leaders, retreat
 from .state import (allowance, arm, attached_leaders, crew, engaged, footprint,
                     formations_for, move_rate, near_units, nearest_enemy)
@@ -32,14 +33,6 @@ from .tables import (DIFFICULT_AREAS, GENERAL_MOVE, IMPASSABLE_AREAS, LINEAR_OBS
 class SoundRecall(GameAction):
     """Featherstone: recall cavalry that rolled 'no move' within 8 inches of the enemy."""
     unit: str
-
-
-def own_unit(battle, uid: str):
-    unit = battle.units.get(uid)
-    need(unit is not None, f"there is no unit {uid!r}")
-    need(not unit.eliminated, f"{unit.name} is no longer in the battle")
-    need(unit.side == battle.state.active, f"{unit.name} is not on the side to move")
-    return unit
 
 
 @dataclass
@@ -193,15 +186,8 @@ def resolve_change_formation(battle, action, dice) -> list:
 
 
 def check_move_leader(battle, action) -> None:
-    leader = battle.leaders.get(action.leader)
-    need(leader is not None and not leader.eliminated, f"there is no general {action.leader!r}")
-    need(leader.side == battle.state.active, f"{leader.name} is not on the side to move")
-    need(not leader.moved, f"{leader.name} has already moved this turn")
-    bf = battle.battlefield
-    need(0 <= action.to[0] <= bf.width and 0 <= action.to[1] <= bf.height, "off the table")
-    d = distance(leader.pos, action.to)
-    need(d <= GENERAL_MOVE + 1e-6, f"{leader.name} rides {GENERAL_MOVE} inches; that is {d:.1f}")
-    t = table_terrain(bf)
+    check_ride(battle, action, GENERAL_MOVE)
+    t = table_terrain(battle.battlefield)
     need(not (t.kinds_at_point(action.to) & set(IMPASSABLE_AREAS)), "he cannot ride into a lake")
 
 

@@ -5,6 +5,7 @@ the clause each comes from and every reading made where the text is unclear.
 """
 from __future__ import annotations
 
+from ..army_morale import ARMY_MORALE_OPTION
 from ..base import Option, Phase, UnitProfile
 
 # generic kind: label, arm, figures (crew for a battery), move key, weapon, grade, save,
@@ -132,9 +133,7 @@ OPTIONS = (
     Option("traits_from_names", True, "Read lancers (lancer, uhlan) and armoured cavalry "
            "(cuirassier, carabinier, life guard) from unit names when a scenario does not "
            "give traits."),
-    Option("army_morale", "half_commands", "Not in the text: an army concedes when half "
-           "(or all) of its commands are Shaken (half their units gone), or never.",
-           ("half_commands", "all_commands", "off")),
+    ARMY_MORALE_OPTION,
     Option("pass_through_friends", True, "Units may move through friendly units."),
 )
 

@@ -1,0 +1,202 @@
+"""D3 shooting and hand-to-hand combat, and their exact odds.
+
+Shooting: a unit that did not move, tests activation, picks one target within 45
+degrees of its front (all round in a town) and in range from its front centre to any
+part of the target (12 inches, guns 48); infantry roll D3, skirmishers and guns D3-1,
+-1 if the target is in cover. Cavalry never shoot. Hand-to-hand: the charger alone
+strikes, D3+1, -1 on a hilltop defender, -1 against cavalry, doubled on a flank or rear;
+if the target survives (fewer than 9 hits) the charger retreats half a move facing it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ...actions import need
+from ...events import HitsTaken, MeleeResolved, UnitFired, UnitRetreated
+from ...footprint import angle_between, aspect, bearing, heading, overlap
+from ...odds import Dist, Odds, OddsLine
+from ..common import Melee, charges_by_target
+from .moves import own_unit
+from .tables import CHARGE_BONUS, FIRE_ARC, MOVE, RANGE, SHOT_MINUS
+from .units import (activate, activation_chance, engaged, footprint, in_cover, in_town,
+                    inactive, near, on_hilltop, reroller, sight_refusal, utype)
+
+
+@dataclass(frozen=True)
+class Strike:
+    minus: int          # taken off the die
+    double: bool = False
+
+
+def shot(battle, unit, target) -> Strike:
+    """The shot's dice, or IllegalAction saying why there is none."""
+    need(target.side != unit.side and not target.eliminated, f"{target.name} is not an enemy")
+    t = utype(unit)
+    need(t != "cavalry", "cavalry never shoot")
+    fp, tfp = footprint(battle, unit), footprint(battle, target)
+    front = fp.front_centre()
+    if not in_town(battle, unit):
+        need(angle_between(bearing(front, target.pos), unit.facing) <= FIRE_ARC + 1e-6
+             or tfp.polygon().distance(fp.front_edge()) < 1e-6,
+             f"{target.name} is outside the 45 degrees of {unit.name}'s front")
+    from shapely.geometry import Point
+    rng = tfp.polygon().distance(Point(front))
+    need(rng <= RANGE[t] + 1e-6, f"{target.name} is {rng:.1f} inches away; {unit.name} "
+         f"reaches {RANGE[t]}")
+    if battle.option("line_of_sight", "blocked") != "none":
+        why = sight_refusal(battle, unit, target)
+        need(not why, f"{unit.name} cannot see {target.name}: {why}")
+    return Strike(SHOT_MINUS[t] + (1 if in_cover(battle, target) else 0))
+
+
+def check_fire(battle, action) -> None:
+    unit = own_unit(battle, action.unit)
+    need(not inactive(battle, unit), f"{unit.name} failed its activation: inactive this turn")
+    need(not unit.moved, f"{unit.name} moved this turn: units that moved cannot shoot")
+    need(not unit.fired, f"{unit.name} has already shot")
+    need(not engaged(battle, unit), f"{unit.name} is in a charge")
+    target = battle.units.get(action.target)
+    need(target is not None, f"there is no unit {action.target!r}")
+    shot(battle, unit, target)
+
+
+def take(battle, uid: str, hits: int, events: list) -> None:
+    u = battle.units[uid]
+    hits = min(max(hits, 0), u.hits)
+    if hits:
+        u = battle.update_unit(uid, hits=u.hits - hits)
+        events.append(HitsTaken(u.name, hits, u.hits, uid))
+
+
+def resolve_fire(battle, action, dice) -> list:
+    unit, target = battle.units[action.unit], battle.units[action.target]
+    events: list = []
+    battle.update_unit(unit.id, fired=True)
+    if not activate(battle, unit, "shoot", dice, events):
+        return events
+    s = shot(battle, unit, target)
+    if utype(unit) == "artillery" and battle.option("artillery_deploys") == "on_first_shot":
+        battle.mark_unit(unit.id, deployed=True)
+    face = dice.roll(1, f"{unit.name} shoots at {target.name} (D3-{s.minus})", sides=3).faces[0]
+    hits = max(face - s.minus, 0)
+    events.append(UnitFired(unit.name, target.name, 1, hits))
+    take(battle, target.id, hits, events)
+    return events
+
+
+# ---- hand-to-hand ---------------------------------------------------------------------
+def melees(battle) -> list[Melee]:
+    """One charger a defender in this ruleset, so one melee each."""
+    return [Melee(t, (a[0],)) for t, a in charges_by_target(battle).items()]
+
+
+def find(battle, defender: str) -> Melee:
+    for m in melees(battle):
+        if m.defender == defender:
+            return m
+    need(False, f"there is no charge at {defender!r}")
+
+
+def blow(battle, attacker, defender) -> Strike:
+    minus = (1 if on_hilltop(battle, defender) else 0) + (1 if utype(defender) == "cavalry" else 0)
+    double = aspect(footprint(battle, defender), attacker.pos) != "front"
+    return Strike(minus, double)
+
+
+def blow_hits(battle, s: Strike, face: int) -> int:
+    base = face + CHARGE_BONUS
+    if s.double and battle.option("flank_doubling") == "before_modifiers":
+        return max(2 * base - s.minus, 0)
+    return max(base - s.minus, 0) * (2 if s.double else 1)
+
+
+def check_resolve_melee(battle, action) -> None:
+    find(battle, action.defender)
+
+
+def resolve_melee(battle, action, dice) -> list:
+    m = find(battle, action.defender)
+    d, a = battle.units[m.defender], battle.units[m.attackers[0]]
+    s = blow(battle, a, d)
+    face = dice.roll(1, f"{a.name} charges home on {d.name} (D3+1)", sides=3).faces[0]
+    hits = blow_hits(battle, s, face)
+    events: list = []
+    take(battle, d.id, hits, events)
+    d = battle.units[d.id]
+    battle.mark_unit(a.id, charging=None)
+    if d.hits > 0:
+        _recoil(battle, a, d, events)
+        outcome = f"{d.name} survives; {a.name} retreats half a move"
+    else:
+        outcome = f"{d.name} is destroyed"
+    return [MeleeResolved(d.name, (a.name,), (d.name,), hits, 0, outcome)] + events
+
+
+def _recoil(battle, a, d, events) -> None:
+    """Half a move straight back from the defender, facing it, short of any base."""
+    way = bearing(d.pos, a.pos)
+    hx, hy = heading(way)
+    facing = round((way + 180) % 360)
+    others = [o for o in near(battle, a.pos, 20) if o.id != a.id]
+    done, step = 0.0, 0.5
+    bf = battle.battlefield
+    while done + step <= MOVE["cavalry"] / 2:
+        fp = footprint(battle, a, x=a.x + hx * (done + step), y=a.y + hy * (done + step),
+                       facing=facing)
+        minx, miny, maxx, maxy = fp.polygon().bounds
+        if minx < 0 or miny < 0 or maxx > bf.width or maxy > bf.height or any(
+                overlap(fp, footprint(battle, o)) for o in others):
+            break
+        done += step
+    if done == 0 and any(overlap(footprint(battle, a, facing=facing), footprint(battle, o))
+                         for o in others):
+        facing = a.facing
+    x, y = a.x + hx * done, a.y + hy * done
+    battle.update_unit(a.id, x=x, y=y, facing=facing)
+    events.append(UnitRetreated(a.name, (round(x, 1), round(y, 1))))
+
+
+# ---- exact odds -------------------------------------------------------------------------
+def _activation_line(battle, unit, what) -> tuple[Fraction, str]:
+    general = reroller(battle, unit)
+    p = activation_chance(battle, unit, what, general is not None)
+    return p, (f" (with {general.name}'s re-roll)" if general is not None else "")
+
+
+def fire_odds(battle, action) -> Odds:
+    unit, target = battle.units[action.unit], battle.units[action.target]
+    s = shot(battle, unit, target)
+    p, note = _activation_line(battle, unit, "shoot")
+    hits = Dist.die([max(f - s.minus, 0) for f in (1, 2, 3)])
+    dist = Dist.mix([(1 - p, Dist.point(0)), (p, hits)])
+    odds = Odds("fire", [OddsLine(f"{unit.name} on {target.name}", dist, target.name)])
+    odds.outcomes[f"activates{note}"] = p
+    odds.outcomes[f"{target.name} destroyed"] = dist.p_at_least(target.hits)
+    return odds
+
+
+def melee_odds(battle, m: Melee, activation: Fraction = Fraction(1)) -> Odds:
+    d, a = battle.units[m.defender], battle.units[m.attackers[0]]
+    s = blow(battle, a, d)
+    hits = Dist.die([blow_hits(battle, s, f) for f in (1, 2, 3)])
+    dist = Dist.mix([(1 - activation, Dist.point(0)), (activation, hits)]) \
+        if activation != 1 else hits
+    odds = Odds("melee", [OddsLine(f"{a.name} on {d.name}", dist, d.name)])
+    odds.outcomes[f"{d.name} destroyed"] = dist.p_at_least(d.hits)
+    odds.outcomes[f"{a.name} retreats half a move"] = activation * (1 - hits.p_at_least(d.hits))
+    return odds
+
+
+def charge_odds(battle, action) -> Odds:
+    from .moves import check_charge, charge_plan
+    check_charge(battle, action)
+    unit, target = battle.units[action.unit], battle.units[action.target]
+    spot, way = charge_plan(battle, unit, target)
+    p, note = _activation_line(battle, unit, "move")
+    moved = battle.copy()
+    moved.update_unit(unit.id, x=spot[0], y=spot[1], facing=way)
+    odds = melee_odds(moved, Melee(target.id, (unit.id,)), p)
+    odds.kind = "charge"
+    odds.outcomes[f"activates{note}"] = p
+    return odds

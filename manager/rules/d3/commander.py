@@ -1,0 +1,156 @@
+"""The automatic commander for D3: one side, from its commands' standing orders.
+
+Foot and guns close to their range and shoot; cavalry charges whenever a charge is
+legal (only the charger strikes), choosing the blow with the most expected hits;
+generals ride behind their commands, and away when the enemy comes within 6 inches.
+"""
+from __future__ import annotations
+
+from ...errors import IllegalAction
+from ...footprint import angle_between, bearing, distance, heading
+from ...game_actions import Charge, EndPhase, Fire, MoveLeader, MoveUnit, ResolveMelee
+from ...model.forces import mark
+from ..common import OrdersCommander
+from .combat import charge_odds, fire_odds, melees
+from .tables import GENERAL_MOVE, MOVE, RANGE
+from .units import near, threatened_general, utype
+
+EDGE_BEARING = {"west": 270, "east": 90, "north": 0, "south": 180}
+
+
+class Commander(OrdersCommander):
+    ruleset_id = "d3"
+
+    def next_action(self):
+        b = self.battle
+        if not self.new_phase():
+            return None
+        step = {"move": self._move, "shoot": self._shoot, "melee": self._melee}.get(b.state.phase)
+        return (step() if step else None) or EndPhase()
+
+    # ---- movement ------------------------------------------------------------------------
+    def _move(self):
+        b = self.battle
+        for l in sorted(b.live_leaders(self.side), key=lambda l: l.id):
+            if l.moved or l.id in self.done:
+                continue
+            self.done.add(l.id)
+            action = self._general(l)
+            if action is not None:
+                return action
+        for u in b.live_units(self.side):
+            if u.id in self.done or u.moved or mark(u, "charging"):
+                continue
+            self.done.add(u.id)
+            action = self._unit(u)
+            if action is not None:
+                return action
+        return None
+
+    def _general(self, l):
+        b = self.battle
+        back = EDGE_BEARING.get(b.sides[self.side].home_edge, 270)
+        if threatened_general(b, l):
+            for k in (1.0, 0.75, 0.5, 0.25):
+                hx, hy = heading(back)
+                to = (min(max(l.x + hx * GENERAL_MOVE * k, 0), b.battlefield.width),
+                      min(max(l.y + hy * GENERAL_MOVE * k, 0), b.battlefield.height))
+                if self.legal(MoveLeader(l.id, to)):
+                    return MoveLeader(l.id, to)
+            return None
+        units = [b.units[u] for u in b.hierarchy.units_led_by(l.id) if not b.units[u].eliminated]
+        if not units:
+            return None
+        cx, cy = sum(u.x for u in units) / len(units), sum(u.y for u in units) / len(units)
+        hx, hy = heading(back)
+        tx = min(max(cx + hx * 6, 0.5), b.battlefield.width - 0.5)
+        ty = min(max(cy + hy * 6, 0.5), b.battlefield.height - 0.5)
+        d = distance(l.pos, (tx, ty))
+        if d < 2:
+            return None
+        k = min(1.0, GENERAL_MOVE / d)
+        action = MoveLeader(l.id, (round(l.x + (tx - l.x) * k, 2), round(l.y + (ty - l.y) * k, 2)))
+        return action if self.legal(action) else None
+
+    def _unit(self, u):
+        b = self.battle
+        t = utype(u)
+        enemies = near(b, u.pos, 60, b.enemy_of(self.side))
+        if not enemies:
+            return None
+        if t == "cavalry":
+            best, value = None, 0.0
+            for e in near(b, u.pos, MOVE["cavalry"] + 6, b.enemy_of(self.side)):
+                action = Charge(u.id, e.id)
+                if self.legal(action):
+                    mean = float(charge_odds(b, action).lines[0].dist.mean())
+                    if mean > value:
+                        best, value = action, mean
+            if best is not None:
+                return best
+        kind, obj = self.orders(u)
+        enemy = min(enemies, key=lambda e: distance(e.pos, u.pos))
+        gap = distance(enemy.pos, u.pos)
+        if t != "cavalry" and any(self._can_shoot(u, e) for e in enemies):
+            return None                            # stand and shoot
+        if kind in ("reserve",) or (t == "artillery" and mark(u, "deployed")):
+            return self._face(u, enemy)
+        standoff = {"infantry": 10.0, "skirmishers": 10.0, "artillery": 30.0, "cavalry": 10.0}[t]
+        if kind == "withdraw":
+            way, want = EDGE_BEARING.get(b.sides[self.side].home_edge, 270), MOVE[t]
+        else:
+            goal = enemy.pos if (gap < 30 or obj is None or kind == "hold") else obj
+            if kind == "hold" and obj is not None and distance(u.pos, obj) > 3:
+                goal = obj
+            way = bearing(u.pos, goal)
+            want = min(MOVE[t], max(distance(u.pos, goal) - (standoff if goal == enemy.pos else 0), 0))
+        if want < 0.5:
+            return self._face(u, enemy)
+        face_to = round(bearing(u.pos, enemy.pos)) % 360 if kind != "withdraw" else round(way) % 360
+        for k in (1.0, 0.75, 0.5, 0.25):
+            hx, hy = heading(way)
+            to = (round(u.x + hx * want * k, 2), round(u.y + hy * want * k, 2))
+            for facing in (face_to, round(way) % 360, u.facing):
+                action = MoveUnit(u.id, to, facing)
+                if self.legal(action):
+                    return action
+        return None
+
+    def _face(self, u, enemy):
+        if angle_between(bearing(u.pos, enemy.pos), u.facing) <= 40:
+            return None
+        action = MoveUnit(u.id, u.pos, round(bearing(u.pos, enemy.pos)) % 360)
+        return action if self.legal(action) else None
+
+    def _can_shoot(self, u, e) -> bool:
+        if utype(u) == "cavalry" or distance(u.pos, e.pos) > RANGE[utype(u)] + 4:
+            return False
+        try:
+            from .combat import shot
+            shot(self.battle, u, e)
+            return True
+        except IllegalAction:
+            return False
+
+    # ---- shooting and charges ---------------------------------------------------------------
+    def _shoot(self):
+        b = self.battle
+        for u in b.live_units(self.side):
+            if u.id in self.done:
+                continue
+            self.done.add(u.id)
+            options = []
+            for e in near(b, u.pos, 55, b.enemy_of(self.side)):
+                action = Fire(u.id, e.id)
+                if e.hits > 0 and self.legal(action):
+                    odds = fire_odds(b, action)
+                    options.append((float(odds.lines[0].dist.mean()) + (9 - e.hits) * 0.05,
+                                    e.id, action))
+            if options:
+                return max(options)[2]
+        return None
+
+    def _melee(self):
+        for m in melees(self.battle):
+            return ResolveMelee(m.defender)
+        return None

@@ -1,0 +1,129 @@
+"""D3 movement: a pivot at the start, a straight line, a pivot at the end; charges by
+cavalry with one turn of up to 45 degrees; generals riding free of activation.
+
+Checks come first (python-chess's split): a move the ground or the allowance forbids
+is refused outright. A legal move then takes its activation test; a failed test is a
+real outcome (the unit stays, disordered) and is logged like any other.
+"""
+from __future__ import annotations
+
+from ...actions import need
+from ...events import LeaderMoved, UnitMoved, declare_event
+from ...footprint import angle_between, bearing, contact_point, distance, overlap
+from ...model.forces import mark
+from ..common import check_ride, own_unit  # noqa: F401  (own_unit: for combat)
+from .tables import CHARGE_TURN, GENERAL_DANGER, GENERAL_MOVE, MOVE
+from .units import (activate, engaged, footprint, ground_refusal, inactive,
+                    threatened_general, utype)
+
+ChargeMade = declare_event("ChargeMade", "{unit} charges {target}{how}", unit=str, target=str,
+                           how=str)
+
+
+def _can_act(battle, unit) -> None:
+    need(not inactive(battle, unit), f"{unit.name} failed its activation: inactive this turn")
+    need(unit.moved < 2, f"{unit.name} has already moved")
+    need(not engaged(battle, unit), f"{unit.name} is in a charge")
+
+
+def check_move_unit(battle, action) -> None:
+    unit = own_unit(battle, action.unit)
+    _can_act(battle, unit)
+    need(0 <= action.facing < 360, "facing is 0 to 359 degrees")
+    d = distance(unit.pos, action.to)
+    if utype(unit) == "artillery" and mark(unit, "deployed"):
+        need(d < 1e-9, f"{unit.name} is deployed: it may pivot but not move")
+    allowance = MOVE[utype(unit)]
+    need(d <= allowance + 1e-6, f"{unit.name} moves {allowance} inches; that is {d:.1f}")
+    start = footprint(battle, unit, facing=action.facing if d < 1e-9 else None)
+    way = bearing(unit.pos, action.to) if d > 1e-9 else unit.facing
+    # pivot to the line of march, go straight, pivot to the final facing
+    moving = footprint(battle, unit, facing=way)
+    end = footprint(battle, unit, x=action.to[0], y=action.to[1], facing=action.facing)
+    why = ground_refusal(battle, unit, moving if d > 1e-9 else start, end)
+    need(not why, f"{unit.name} cannot go there: {why}")
+
+
+def resolve_move_unit(battle, action, dice) -> list:
+    unit = battle.units[action.unit]
+    events: list = []
+    battle.update_unit(unit.id, moved=2)
+    if not activate(battle, unit, "move", dice, events):
+        return events
+    x, y = float(action.to[0]), float(action.to[1])
+    battle.update_unit(unit.id, x=x, y=y, facing=action.facing % 360)
+    events.append(UnitMoved(unit.name, (round(x, 1), round(y, 1)), action.facing,
+                            distance(unit.pos, (x, y))))
+    return events
+
+
+def charge_plan(battle, unit, target):
+    """(contact point, bearing) for a charge, or IllegalAction why not."""
+    way = round(bearing(unit.pos, target.pos)) % 360
+    need(angle_between(way, unit.facing) <= CHARGE_TURN + 1e-6,
+         f"{target.name} is more than {CHARGE_TURN} degrees off {unit.name}'s front")
+    fp = footprint(battle, unit, facing=way)
+    spot = contact_point(fp, footprint(battle, target), way)
+    need(spot is not None and not overlap(fp.moved(*spot, way), footprint(battle, target)),
+         f"{unit.name} cannot reach {target.name} straight ahead")
+    return spot, way
+
+
+def check_charge(battle, action) -> None:
+    unit = own_unit(battle, action.unit)
+    need(utype(unit) == "cavalry", "only cavalry enter hand-to-hand combat")
+    _can_act(battle, unit)
+    target = battle.units.get(action.target)
+    need(target is not None and not target.eliminated and target.side != unit.side,
+         f"{action.target!r} is not an enemy unit")
+    need(not engaged(battle, target), f"{target.name} is already charged: one attacker each")
+    spot, way = charge_plan(battle, unit, target)
+    d = distance(unit.pos, spot)
+    need(d <= MOVE["cavalry"] + 1e-6, f"{target.name} is {d:.1f} inches away; cavalry "
+         f"charge {MOVE['cavalry']}")
+    end = footprint(battle, unit, x=spot[0], y=spot[1], facing=way)
+    why = ground_refusal_charge(battle, unit, end, target)
+    need(not why, f"{unit.name} cannot charge {target.name}: {why}")
+
+
+def ground_refusal_charge(battle, unit, end, target) -> str:
+    return ground_refusal(battle, unit, footprint(battle, unit, facing=end.facing), end,
+                          ignore=(target.id,), charging=True)
+
+
+def resolve_charge(battle, action, dice) -> list:
+    unit, target = battle.units[action.unit], battle.units[action.target]
+    events: list = []
+    battle.update_unit(unit.id, moved=2)
+    if not activate(battle, unit, "move", dice, events):
+        return events
+    spot, way = charge_plan(battle, unit, target)
+    battle.update_unit(unit.id, x=spot[0], y=spot[1], facing=way)
+    battle.mark_unit(unit.id, charging=target.id)
+    events.append(ChargeMade(unit.name, target.name, ""))
+    return events
+
+
+def check_move_leader(battle, action) -> None:
+    leader, d = check_ride(battle, action, GENERAL_MOVE)
+    bf = battle.battlefield
+    if threatened_general(battle, leader):
+        x, y = float(action.to[0]), float(action.to[1])
+        at_edge = min(x, y, bf.width - x, bf.height - y) <= 0.5
+        enemies = [e.pos for e in battle.live_units(battle.enemy_of(leader.side))]
+        farther = min(distance(action.to, e) for e in enemies) > \
+            min(distance(leader.pos, e) for e in enemies)
+        need((d >= GENERAL_MOVE - 0.5 or at_edge) and farther,
+             f"{leader.name} has the enemy within {GENERAL_DANGER} inches: he must ride "
+             f"{GENERAL_MOVE} inches away")
+
+
+def resolve_move_leader(battle, action, dice) -> list:
+    leader = battle.leaders[action.leader]
+    battle.update_leader(leader.id, x=float(action.to[0]), y=float(action.to[1]), moved=True)
+    return [LeaderMoved(leader.name, (round(action.to[0], 1), round(action.to[1], 1)))]
+
+
+def generals_to_flee(battle, side: str) -> list:
+    return [l for l in battle.live_leaders(side) if not l.moved and threatened_general(battle, l)]
+

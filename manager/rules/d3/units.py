@@ -1,0 +1,196 @@
+"""What D3 reads off a unit and the table: its type, base, hits, the activation test,
+where it may go, and what covers or hides it.
+
+Per-turn state lives in the unit's marks: `inactive` (the turn it failed its test: it
+stays put, disordered, for the rest of the turn), `deployed` (artillery that has
+shot), `charging` (its target). A general's once-a-turn re-roll is `Leader.rallied`.
+"""
+from __future__ import annotations
+
+from shapely.geometry import LineString, Point
+
+from ...events import declare_event
+from ...footprint import Footprint, distance, overlap, swept
+from ...model.forces import mark
+from ...table_terrain import table_terrain
+from .tables import (CROSSING_LANDING, DEPTH, EVENTS, FRONTAGE, GENERAL_REROLL_REACH,
+                     PROFILES)
+
+Activation = declare_event("Activation", "{unit} tests to {what}: {detail} -> {result}",
+                           unit=str, what=str, detail=str, result=str)
+
+
+def utype(unit) -> str:
+    return PROFILES[unit.kind]["type"]
+
+
+def taken(unit) -> int:
+    """Hits accumulated so far (the text counts up to 9)."""
+    return unit.max_hits - unit.hits
+
+
+def footprint(battle, unit, x=None, y=None, facing=None) -> Footprint:
+    k = float(battle.option("frontage_scale", 1.0) or 1.0)
+    t = utype(unit)
+    return Footprint(unit.x if x is None else x, unit.y if y is None else y,
+                     unit.facing if facing is None else facing, FRONTAGE[t] * k, DEPTH[t] * k)
+
+
+def near(battle, xy, reach: float, side: str | None = None) -> list:
+    return [u for u in battle.live_units(side) if distance(u.pos, xy) <= reach]
+
+
+def inactive(battle, unit) -> bool:
+    return mark(unit, "inactive") == battle.state.turn
+
+
+def engaged(battle, unit) -> bool:
+    return bool(mark(unit, "charging")) or any(
+        mark(u, "charging") == unit.id for u in battle.live_units(battle.enemy_of(unit.side)))
+
+
+# ---- the activation test -----------------------------------------------------------------
+def event_modifier(battle, what: str) -> int:
+    card = dict(battle.state.marks).get("event")
+    for _, (key, _text, applies, mod) in EVENTS.items():
+        if key == card and applies == what:
+            return mod
+    return 0
+
+
+def activation_chance(battle, unit, what: str, reroll: bool) -> tuple:
+    """(chance of passing, as a Fraction) with the re-roll if one is at hand."""
+    from fractions import Fraction
+    mod = event_modifier(battle, what)
+    p = Fraction(sum(1 for f in range(1, 7) if 2 * f + mod > taken(unit)), 6)
+    return p + (1 - p) * p if reroll else p
+
+
+def reroller(battle, unit):
+    """The general who would re-roll a failed test for this unit, or None."""
+    if battle.option("general_reroll") != "auto":
+        return None
+    for l in sorted(battle.live_leaders(unit.side), key=lambda l: l.id):
+        if not l.rallied and distance(l.pos, unit.pos) <= GENERAL_REROLL_REACH:
+            return l
+    return None
+
+
+def activate(battle, unit, what: str, dice, events: list) -> bool:
+    """2 x D6 (+ any event card) must beat the hits taken; a general may re-roll once a
+    turn. A failure leaves the unit inactive and disordered for the rest of the turn."""
+    mod = event_modifier(battle, what)
+    need = taken(unit)
+    face = dice.d6(f"activation to {what}: {unit.name}")
+    detail = f"2 x {face}{f' {mod:+d}' if mod else ''} = {2 * face + mod} against {need} hits"
+    ok = 2 * face + mod > need
+    if not ok:
+        general = reroller(battle, unit)
+        if general is not None:
+            battle.update_leader(general.id, rallied=True)
+            face = dice.d6(f"re-roll by {general.name}: {unit.name}")
+            detail += f"; {general.name} re-rolls: 2 x {face}{f' {mod:+d}' if mod else ''}" \
+                      f" = {2 * face + mod}"
+            ok = 2 * face + mod > need
+    events.append(Activation(unit.name, what, detail, "activated" if ok else
+                             "inactive and disordered this turn"))
+    if not ok:
+        battle.update_unit(unit.id, disordered=True)
+        battle.mark_unit(unit.id, inactive=battle.state.turn)
+    return ok
+
+
+# ---- ground -----------------------------------------------------------------------------
+def ground_refusal(battle, unit, start: Footprint, end: Footprint, ignore=(),
+                   charging: bool = False) -> str:
+    """Why the unit may not go from start to end in a straight line ('' when it may);
+    a charge may end touching enemies (the one it charges, and any beside it)."""
+    bf = battle.battlefield
+    minx, miny, maxx, maxy = end.polygon().bounds
+    if minx < -1e-6 or miny < -1e-6 or maxx > bf.width + 1e-6 or maxy > bf.height + 1e-6:
+        return "the base would leave the table"
+    t = table_terrain(bf)
+    kind = utype(unit)
+    hull = swept(start, end)
+    crossed = t.kinds_at(hull)
+    if "lake" in crossed or "marsh" in crossed:
+        return "marsh and lakes are impassable"
+    if "woods" in crossed and kind != "skirmishers":
+        return "only skirmishers enter woods"
+    if "rough" in crossed and kind not in ("infantry", "skirmishers"):
+        return "only infantry and skirmishers enter difficult ground"
+    if t.covered(end.polygon(), ("town",)) >= 0.5 and kind not in ("infantry", "cavalry"):
+        return "only infantry and cavalry may end a move in a town"
+    why = _water(battle, unit, start, end)
+    if why:
+        return why
+    for o in near(battle, end.centre, distance(start.centre, end.centre) + 10):
+        if o.id == unit.id or o.id in ignore:
+            continue
+        ofp = footprint(battle, o)
+        if overlap(end, ofp):
+            return f"it would stand on {o.name}"
+        if not charging and o.side != unit.side and end.polygon().distance(ofp.polygon()) < 0.1:
+            return f"only a charge may touch {o.name}"
+        through = hull.intersection(ofp.polygon()).area > 1e-4
+        if through and (o.side != unit.side or not (kind == "skirmishers"
+                                                     or utype(o) == "skirmishers")):
+            return f"{o.name} is in the way (only skirmishers pass through friends)"
+    return ""
+
+
+def _water(battle, unit, start, end) -> str:
+    """Rivers only at a bridge or ford, streams not for guns; either takes a full move:
+    the crossing move ends on the far bank."""
+    if distance(start.centre, end.centre) < 1e-9:
+        return ""
+    t = table_terrain(battle.battlefield)
+    path = LineString([start.centre, end.centre])
+    for f, p in t.crossings(path, ("river", "stream")):
+        if f.kind == "river" and not t.crossing_at(p):
+            return f"{f.name or 'the river'} is crossed only at a bridge or ford"
+        if f.kind == "stream" and utype(unit) == "artillery" and t.crossing_at(p) != "bridge":
+            return "artillery cannot cross a stream"
+        if t.crossing_at(p) == "bridge":
+            continue
+        if distance(start.centre, (p.x, p.y)) > end.depth / 2 + CROSSING_LANDING or \
+                distance((p.x, p.y), end.centre) > end.depth / 2 + CROSSING_LANDING:
+            return f"crossing {f.name or f.kind} takes the whole move: start at the bank " \
+                   f"and end on the far bank"
+    return ""
+
+
+def in_cover(battle, unit) -> bool:
+    return table_terrain(battle.battlefield).covered(
+        footprint(battle, unit).polygon(), ("woods", "town")) >= 0.5
+
+
+def in_town(battle, unit) -> bool:
+    return table_terrain(battle.battlefield).covered(
+        footprint(battle, unit).polygon(), ("town",)) >= 0.5
+
+
+def on_hilltop(battle, unit) -> bool:
+    return table_terrain(battle.battlefield).level(unit.pos) > 0
+
+
+def sight_refusal(battle, unit, target) -> str:
+    line = LineString([footprint(battle, unit).front_centre(), target.pos])
+    for o in near(battle, unit.pos, line.length + 8):
+        if o.id not in (unit.id, target.id) and footprint(battle, o).polygon().intersects(line):
+            return f"{o.name} is in the way"
+    blocked = table_terrain(battle.battlefield).sight_blocked(unit.pos, target.pos, skip=1.0)
+    return f"{blocked} blocks the view" if blocked else ""
+
+
+def threatened_general(battle, leader) -> bool:
+    """An enemy unit within 6 inches with no friendly unit between them."""
+    for e in near(battle, leader.pos, 10, battle.enemy_of(leader.side)):
+        fp = footprint(battle, e)
+        if fp.polygon().distance(Point(leader.pos)) > 6:
+            continue
+        line = LineString([leader.pos, e.pos])
+        if not any(footprint(battle, f).polygon().intersects(line)
+                   for f in near(battle, leader.pos, 8, leader.side)):
+            return True
+    return False
