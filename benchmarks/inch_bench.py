@@ -1,4 +1,4 @@
-"""The rulesets on an open table (featherstone, d3): how fast they play and answer.
+"""The rulesets on an open table (featherstone, d3, quickplay): how fast they play and answer.
 
     python benchmarks/inch_bench.py [--turns 3]
 
@@ -40,7 +40,8 @@ def main() -> None:
     args = ap.parse_args()
 
     qb = ROOT / "scenarios" / "quatre_bras.toml"
-    for ruleset, demo in (("featherstone", qb), ("d3", ROOT / "scenarios" / "hanau.toml")):
+    for ruleset, demo in (("featherstone", qb), ("d3", ROOT / "scenarios" / "hanau.toml"),
+                          ("quickplay", ROOT / "scenarios" / "maida.toml")):
         t = time.perf_counter()
         s = Session(load_scenario(demo))
         Autopilot(s).play()

@@ -105,3 +105,84 @@ class OrdersCommander:
             g = b.battlefield.grid
             obj = ((obj[0] + 0.5) * g, (obj[1] + 0.5) * g)
         return kind, obj
+
+    # ---- moves every inch commander makes the same way ----------------------------------
+    EDGE_BEARING = {"west": 270, "east": 90, "north": 0, "south": 180}
+
+    def back_bearing(self) -> float:
+        return self.EDGE_BEARING.get(self.battle.sides[self.side].home_edge, 270)
+
+    def ride_behind(self, leader, behind: float, reach: float, make):
+        """An order for a general to ride toward a spot `behind` inches to the rear of his
+        units' centre (`make(leader_id, (x, y))` builds it), or None when he is there."""
+        from ..footprint import heading
+        b = self.battle
+        units = [b.units[u] for u in b.hierarchy.units_led_by(leader.id)
+                 if not b.units[u].eliminated]
+        if not units:
+            return None
+        cx, cy = sum(u.x for u in units) / len(units), sum(u.y for u in units) / len(units)
+        hx, hy = heading(self.back_bearing())
+        tx = min(max(cx + hx * behind, 0.5), b.battlefield.width - 0.5)
+        ty = min(max(cy + hy * behind, 0.5), b.battlefield.height - 0.5)
+        d = distance(leader.pos, (tx, ty))
+        if d < 1.5:
+            return None
+        k = min(1.0, reach / d)
+        return make(leader.id, (round(leader.x + (tx - leader.x) * k, 2),
+                                round(leader.y + (ty - leader.y) * k, 2)))
+
+    def first_melee(self, melees):
+        from ..game_actions import ResolveMelee
+        for m in melees(self.battle):
+            return ResolveMelee(m.defender)
+        return None
+
+
+def melees(battle) -> list:
+    """Every charge that reached its target, as Melee records (chargers sorted)."""
+    return [Melee(t, tuple(a)) for t, a in charges_by_target(battle).items()]
+
+
+def find_melee(battle, defender: str, listed=None) -> Melee:
+    for m in (listed or melees)(battle):
+        if m.defender == defender:
+            return m
+    need(False, f"there is no melee at {defender!r}")
+
+
+def next_turn(battle, begin) -> list:
+    """After a turn: the limit ends the battle, else `begin(turn)` starts the next."""
+    from ..events import BattleEnded
+    turn = battle.state.turn + 1
+    if turn > battle.info.turns:
+        battle.set_state(over=True, winner=None, phase="over",
+                         reason=f"the turn limit ({battle.info.turns}) is reached")
+        return [BattleEnded(None, battle.state.reason)]
+    return begin(turn)
+
+
+class TableRuleset:
+    """What every ruleset on an open table draws the same way (mixed into Ruleset):
+    bases from the ruleset's own footprint, a leader's reach as a circle, and lakes (and
+    whatever else `impassable` names) refused in the editor."""
+    measure = "inches"
+    command_radius = 12.0
+    impassable = ("lake",)
+
+    def base(self, battle, unit):
+        raise NotImplementedError
+
+    def footprint(self, battle, unit) -> tuple[float, float]:
+        fp = self.base(battle, unit)
+        return fp.frontage, fp.depth
+
+    def command_area(self, battle, leader) -> list[tuple]:
+        from shapely.geometry import Point
+        circle = Point(leader.x, leader.y).buffer(self.command_radius, 24)
+        return [tuple(circle.exterior.coords)[:-1]]
+
+    def position_refusal(self, battle, kind: str, pos) -> str:
+        from ..table_terrain import table_terrain
+        bad = table_terrain(battle.battlefield).kinds_at_point(pos) & set(self.impassable)
+        return f"{', '.join(sorted(bad))} cannot be entered" if bad else ""

@@ -81,3 +81,22 @@ def test_a_trait_is_ticked_in_the_properties_and_undone(open_window, qtbot):
     qtbot.keyClick(w, Qt.Key_Z, Qt.ControlModifier)
     assert w.doc.battle.units["fr-1chass"].traits == ()
     assert not box.isChecked()
+
+
+def test_quickplay_offers_fire_and_charge_in_one_list(open_window, qtbot):
+    path = Path(__file__).resolve().parents[2] / "scenarios" / "maida.toml"
+    w = open_window(path)
+    dock = w.docks["TurnDock"]
+    b = w.doc.session.battle
+    b.update_unit("gb-light", x=18.0, y=19.0)       # within a charge of the voltigeurs
+    click(qtbot, dock.start_btn)
+    b = w.doc.battle
+    while not (b.state.phase == "act" and b.state.active == "british"):
+        click(qtbot, dock.next_btn)
+    u = b.units["gb-light"]
+    qtbot.mouseClick(w.view.viewport(), Qt.LeftButton, Qt.NoModifier, at(w, u.x, u.y))
+    assert "fire at, or charge" in dock.order_title.text()
+    choose(qtbot, dock.choices, "charge:fr-volt")
+    assert "the charge reaches" in dock.odds.text()
+    click(qtbot, dock.resolve_btn)
+    assert w.doc.session.entries[-1].action.verb == "Charge"

@@ -149,6 +149,8 @@ class TurnDock(QDockWidget):
             self._melee_orders(b, rs)
         elif "Fire" in allowed and unit is not None and unit.side == st.active:
             self._fire_orders(b, unit, "ChangeFormation" in allowed)
+            if "Charge" in allowed:              # rulesets where a unit shoots or charges
+                self._charge_choices(b, unit)
         elif "Rally" in allowed and leader is not None and leader.side == st.active:
             self._rally_orders(b, leader)
         elif "Charge" in allowed and unit is not None and unit.side == st.active:
@@ -192,6 +194,17 @@ class TurnDock(QDockWidget):
                 self.choices.addItem(item)
         if not self.choices.count():
             self.choices.addItem(empty or f"(no enemy {unit.name} may {verb})")
+
+    def _charge_choices(self, b, unit) -> None:
+        """Charge targets added to a fire list: the item's data says which order."""
+        if self.choices.count() == 1 and self.choices.item(0).data(Qt.UserRole) is None:
+            self.choices.clear()                 # drop the "(no target ...)" line
+        for t in b.live_units(b.enemy_of(unit.side)):
+            if not self.doc.check(Charge(unit.id, t.id)):
+                item = QListWidgetItem(f"charge {t.name} ({t.hits}/{t.max_hits})")
+                item.setData(Qt.UserRole, f"charge:{t.id}")
+                self.choices.addItem(item)
+        self.order_title.setText(f"<b>{unit.name}</b>: fire at, or charge")
 
     def _unit_rally_orders(self, b, unit) -> None:
         """Rulesets where each unit checks to rally: with or without a general's influence."""
@@ -258,6 +271,8 @@ class TurnDock(QDockWidget):
         if not self._order or not ref:
             return None
         kind, who = self._order
+        if isinstance(ref, str) and ref.startswith("charge:"):
+            return Charge(who, ref.split(":", 1)[1])
         if kind == "fire":
             return Fire(who, ref)
         if kind == "rally":

@@ -8,14 +8,15 @@ from __future__ import annotations
 from ... import game_actions as ga
 from .. import register_ruleset
 from ..base import Ruleset
+from ..common import TableRuleset
 from . import combat, flow, moves
 from .tables import FORMATIONS, MOVE, OPTIONS, PHASES, PROFILES, TRAITS
 
 
-class D3(Ruleset):
+class D3(TableRuleset, Ruleset):
     id = "d3"
     name = "D3 Horse and Musket (inches)"
-    measure = "inches"
+    impassable = ("lake", "marsh")
     profiles = PROFILES
     options = OPTIONS
     phases = PHASES
@@ -62,15 +63,9 @@ class D3(Ruleset):
         from .commander import Commander
         return Commander(battle, side)
 
-    def footprint(self, battle, unit) -> tuple[float, float]:
+    def base(self, battle, unit):
         from .units import footprint
-        fp = footprint(battle, unit)
-        return fp.frontage, fp.depth
-
-    def command_area(self, battle, leader) -> list[tuple]:
-        """Within 12 inches: the units whose failed test he may re-roll."""
-        from shapely.geometry import Point
-        return [tuple(Point(leader.x, leader.y).buffer(12, 24).exterior.coords)[:-1]]
+        return footprint(battle, unit)
 
     def reach_area(self, battle, unit) -> list[tuple]:
         from shapely.geometry import Point
@@ -81,11 +76,6 @@ class D3(Ruleset):
             return []
         circle = Point(unit.x, unit.y).buffer(MOVE[utype(unit)], 32)
         return [tuple(circle.exterior.coords)[:-1]]
-
-    def position_refusal(self, battle, kind: str, pos) -> str:
-        from ...table_terrain import table_terrain
-        bad = table_terrain(battle.battlefield).kinds_at_point(pos) & {"lake", "marsh"}
-        return "marsh and lakes are impassable" if bad else ""
 
 
 register_ruleset("d3", D3)

@@ -16,7 +16,7 @@ from ...actions import need
 from ...events import HitsTaken, MeleeResolved, UnitFired, UnitRetreated
 from ...footprint import angle_between, aspect, bearing, heading, overlap
 from ...odds import Dist, Odds, OddsLine
-from ..common import Melee, charges_by_target
+from ..common import Melee, charges_by_target, find_melee
 from .moves import own_unit
 from .tables import CHARGE_BONUS, FIRE_ARC, MOVE, RANGE, SHOT_MINUS
 from .units import (activate, activation_chance, engaged, footprint, in_cover, in_town,
@@ -92,10 +92,7 @@ def melees(battle) -> list[Melee]:
 
 
 def find(battle, defender: str) -> Melee:
-    for m in melees(battle):
-        if m.defender == defender:
-            return m
-    need(False, f"there is no charge at {defender!r}")
+    return find_melee(battle, defender, melees)
 
 
 def blow(battle, attacker, defender) -> Strike:

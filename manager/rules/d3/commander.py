@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ...errors import IllegalAction
 from ...footprint import angle_between, bearing, distance, heading
-from ...game_actions import Charge, EndPhase, Fire, MoveLeader, MoveUnit, ResolveMelee
+from ...game_actions import Charge, EndPhase, Fire, MoveLeader, MoveUnit
 from ...model.forces import mark
 from ..common import OrdersCommander
 from .combat import charge_odds, fire_odds, melees
@@ -58,19 +58,8 @@ class Commander(OrdersCommander):
                 if self.legal(MoveLeader(l.id, to)):
                     return MoveLeader(l.id, to)
             return None
-        units = [b.units[u] for u in b.hierarchy.units_led_by(l.id) if not b.units[u].eliminated]
-        if not units:
-            return None
-        cx, cy = sum(u.x for u in units) / len(units), sum(u.y for u in units) / len(units)
-        hx, hy = heading(back)
-        tx = min(max(cx + hx * 6, 0.5), b.battlefield.width - 0.5)
-        ty = min(max(cy + hy * 6, 0.5), b.battlefield.height - 0.5)
-        d = distance(l.pos, (tx, ty))
-        if d < 2:
-            return None
-        k = min(1.0, GENERAL_MOVE / d)
-        action = MoveLeader(l.id, (round(l.x + (tx - l.x) * k, 2), round(l.y + (ty - l.y) * k, 2)))
-        return action if self.legal(action) else None
+        action = self.ride_behind(l, 6, GENERAL_MOVE, MoveLeader)
+        return action if action is not None and self.legal(action) else None
 
     def _unit(self, u):
         b = self.battle
@@ -151,6 +140,4 @@ class Commander(OrdersCommander):
         return None
 
     def _melee(self):
-        for m in melees(self.battle):
-            return ResolveMelee(m.defender)
-        return None
+        return self.first_melee(melees)

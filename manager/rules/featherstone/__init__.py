@@ -8,15 +8,16 @@ from __future__ import annotations
 from ... import game_actions as ga
 from .. import register_ruleset
 from ..base import Ruleset
+from ..common import TableRuleset
 from . import charges, fire, flow, melee, moves
 from .state import footprint as _footprint
 from .tables import FORMATIONS, GENERAL_NEAR, OPTIONS, PHASES, PROFILES, TRAITS
 
 
-class Featherstone(Ruleset):
+class Featherstone(TableRuleset, Ruleset):
     id = "featherstone"
     name = "Featherstone-like Horse and Musket (inches)"
-    measure = "inches"
+    command_radius = GENERAL_NEAR           # where his influence reaches
     profiles = PROFILES
     options = OPTIONS
     phases = PHASES
@@ -84,24 +85,14 @@ class Featherstone(Ruleset):
                 f"{n['artillery']} batteries of 4 gunners and 10 rounds"]
 
     # ---- what the battlefield view draws ---------------------------------------------
-    def footprint(self, battle, unit) -> tuple[float, float]:
-        fp = _footprint(battle, unit)
-        return fp.frontage, fp.depth
-
-    def command_area(self, battle, leader) -> list[tuple]:
-        """The ground within 4 inches of the general: where his influence reaches."""
-        from shapely.geometry import Point
-        circle = Point(leader.x, leader.y).buffer(GENERAL_NEAR, 24)
-        return [tuple(circle.exterior.coords)[:-1]]
+    def base(self, battle, unit):
+        return _footprint(battle, unit)
 
     def reach_area(self, battle, unit) -> list[tuple]:
         if (battle.state.phase not in ("moves", "charges") or unit.side != battle.state.active
                 or unit.moved >= 2 or unit.eliminated):
             return []
         return moves.reach_polygons(battle, unit)
-
-    def position_refusal(self, battle, kind: str, pos) -> str:
-        return moves.position_refusal(battle, kind, pos)
 
 
 register_ruleset("featherstone", Featherstone)

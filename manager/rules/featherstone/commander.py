@@ -12,7 +12,7 @@ from __future__ import annotations
 from ...errors import IllegalAction
 from ...footprint import angle_between, bearing, distance, heading
 from ...game_actions import (ChangeFormation, Charge, EndPhase, Fire, MoveLeader, MoveUnit,
-                             Rally, ResolveMelee)
+                             Rally)
 from ...model.forces import mark
 from ..common import OrdersCommander
 from .fire import casualty_dist, may_fire, shot_spec
@@ -54,27 +54,12 @@ class Commander(OrdersCommander):
         return None
 
     def _generals(self):
-        b = self.battle
-        h = b.hierarchy
-        for l in sorted(b.live_leaders(self.side), key=lambda l: l.id):
+        for l in sorted(self.battle.live_leaders(self.side), key=lambda l: l.id):
             if l.moved or l.id in self.done:
                 continue
             self.done.add(l.id)
-            units = [b.units[u] for u in h.units_led_by(l.id) if not b.units[u].eliminated]
-            if not units:
-                continue
-            cx = sum(u.x for u in units) / len(units)
-            cy = sum(u.y for u in units) / len(units)
-            back = EDGE_BEARING.get(b.sides[self.side].home_edge, 270)
-            hx, hy = heading(back)
-            tx = min(max(cx + hx * 4, 0.5), b.battlefield.width - 0.5)
-            ty = min(max(cy + hy * 4, 0.5), b.battlefield.height - 0.5)
-            d = distance(l.pos, (tx, ty))
-            if d < 1:
-                continue
-            k = min(1.0, GENERAL_MOVE / d)
-            action = MoveLeader(l.id, (round(l.x + (tx - l.x) * k, 2), round(l.y + (ty - l.y) * k, 2)))
-            if self.legal(action):
+            action = self.ride_behind(l, 4, GENERAL_MOVE, MoveLeader)
+            if action is not None and self.legal(action):
                 return action
         return None
 
@@ -206,6 +191,4 @@ class Commander(OrdersCommander):
         return None
 
     def _melee(self):
-        for m in melees(self.battle):
-            return ResolveMelee(m.defender)
-        return None
+        return self.first_melee(melees)

@@ -9,9 +9,9 @@ figures are noted as each fire step begins so that shooting in it is simultaneou
 from __future__ import annotations
 
 from ...actions import need
-from ...events import BattleEnded, PhaseBegan, TurnBegan, declare_event
+from ...events import PhaseBegan, TurnBegan, declare_event
 from ..base import roll_leader_qualities
-from ..common import check_two_sides
+from ..common import check_two_sides, next_turn
 from ...model.forces import mark, with_marks
 from .charges import must_charge_left
 from .losses import settle
@@ -151,12 +151,7 @@ def _end_turn(battle, dice) -> list:
     settle(battle, events)
     if battle.state.over:
         return events
-    turn = battle.state.turn + 1
-    if turn > battle.info.turns:
-        battle.set_state(over=True, winner=None, phase="over",
-                         reason=f"the turn limit ({battle.info.turns}) is reached")
-        return events + [BattleEnded(None, battle.state.reason)]
-    return events + _begin_turn(battle, turn, dice)
+    return events + next_turn(battle, lambda turn: _begin_turn(battle, turn, dice))
 
 
 def check_rally(battle, action) -> None:

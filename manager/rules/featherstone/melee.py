@@ -16,11 +16,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from ...actions import need
 from ...events import MeleeResolved, declare_event
 from ...footprint import heading
 from ...model.forces import mark
-from ..common import Melee, charges_by_target
+from ..common import Melee, find_melee, melees  # noqa: F401  (melees: for the ruleset)
 from .losses import (eliminate, half_up, hit_leaders_check, moved_leaders, retreat,
                      saving_rolls, settle, take_casualties)
 from .morale import check
@@ -36,15 +35,8 @@ ChargeHalted = declare_event("ChargeHalted", "{unit}'s charge is halted ({lost} 
 Pursued = declare_event("Pursued", "{unit} pursues {inches:.1f} inches", unit=str, inches=float)
 
 
-def melees(battle) -> list[Melee]:
-    return [Melee(t, tuple(a)) for t, a in charges_by_target(battle).items()]
-
-
 def find(battle, defender: str) -> Melee:
-    for m in melees(battle):
-        if m.defender == defender:
-            return m
-    need(False, f"there is no melee at {defender!r}")
+    return find_melee(battle, defender)
 
 
 @dataclass

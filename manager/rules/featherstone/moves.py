@@ -222,12 +222,6 @@ def resolve_recall(battle, action, dice) -> list:
     return events
 
 
-def position_refusal(battle, kind: str, pos) -> str:
-    t = table_terrain(battle.battlefield)
-    bad = t.kinds_at_point(pos) & set(IMPASSABLE_AREAS)
-    return f"{', '.join(sorted(bad))} cannot be entered" if bad else ""
-
-
 def reach_polygons(battle, unit) -> list[tuple]:
     """The ground the unit's centre could reach: the forward sector at full rate and a
     circle at half rate (terrain ignored: the drop is checked exactly)."""

@@ -1,0 +1,223 @@
+"""Quick-play shooting, charges, melee and morale, with their exact odds.
+
+Shooting: once a turn, instead of moving or at the end of the turn; two ranks of formed
+infantry in line, one otherwise; a die per two infantry or per gunner within 45 degrees;
+5 or 6 hits; half the dice at long range; +1 to each die for sharpshooters, a regular
+unit's first volley, or a target in column or taken in flank; -1 inferior; targets in
+cover and skirmishers take half the hits (rounded up in partial cover, down in full).
+Melee: a die per two foot or gunners, one per trooper, two ranks in line (one otherwise
+or when taken in flank); 5 or 6 hits after quality, charging and obstruction. Whoever
+takes more than it inflicted tests morale; so does a unit that lost a quarter to fire.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ...actions import need
+from ...events import HitsTaken, UnitEliminated, UnitFired, UnitRetreated, declare_event
+from ...footprint import angle_between, aspect, bearing, heading, overlap
+from ...model.forces import mark
+from ..common import own_unit
+from .tables import FIRE_ARC, FIGURES_PER_DIE, HIT_ON, RANGES, ROUT_AT, STEADY_FROM
+from .units import (acted, arm, cover, engaged, footprint, irregular, is_skirmish,
+                    joined_commander, near, prof, quality, ranks, shot_this_turn,
+                    sight_refusal, special)
+
+MoraleTested = declare_event("MoraleTested", "{unit} tests morale: {face} {mods} = {score}: "
+                             "{result}", unit=str, face=int, mods=str, score=int, result=str)
+RallyMen = declare_event("RallyMen", "{leader} rallies {unit}: {outcome}", leader=str,
+                         unit=str, outcome=str)
+ChargeOutcome = declare_event("ChargeOutcome", "{unit} charges {target}: {outcome}",
+                              unit=str, target=str, outcome=str)
+
+
+# ---- shooting --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Volley:
+    dice: int
+    plus: int              # added to each die
+    halve: str             # "" none, "up" or "down": how half the hits round
+    band: str
+
+
+def volley(battle, unit, target, reaction: bool = False) -> Volley:
+    need(target.side != unit.side and not target.eliminated, f"{target.name} is not an enemy")
+    need(arm(unit) != "cavalry", "cavalry do not shoot")
+    weapon = prof(unit)["weapon"]
+    fp, tfp = footprint(battle, unit), footprint(battle, target)
+    need(angle_between(bearing(fp.front_centre(), target.pos), unit.facing) <= FIRE_ARC + 1e-6,
+         f"{target.name} is outside the 45 degrees either side of {unit.name}'s front")
+    rng = fp.polygon().distance(tfp.polygon())
+    close, far = RANGES[weapon]
+    need(rng <= far + 1e-6, f"{target.name} is {rng:.1f} inches away; {unit.name} reaches {far}")
+    why = sight_refusal(battle, unit.pos, target.pos, ignore=(unit.id, target.id))
+    need(not why, f"{unit.name} cannot see {target.name}: {why}")
+    if arm(unit) == "artillery":
+        dice = unit.hits                                      # a die a gunner
+    else:
+        firing = min(unit.hits, math.ceil(unit.hits / ranks(unit)) *
+                     (2 if unit.formation == "line" and not is_skirmish(unit) else 1))
+        dice = firing // FIGURES_PER_DIE
+    if rng > close:
+        dice = dice // 2 if battle.option("long_range_dice") == "round_down" else -(-dice // 2)
+    if unit.disordered:
+        dice //= 2                                            # disordered count half
+    plus = 0
+    if "sharpshooter" in special(unit) or unit.sharpshooters or (
+            quality(unit) >= 0 and not irregular(unit) and not mark(unit, "first_fired")):
+        plus += 1
+    if target.formation == "column" or aspect(tfp, unit.pos) != "front":
+        plus += 1
+    if quality(unit) < 0 or irregular(unit):
+        plus -= 1
+    c = cover(battle, target)
+    halve = "down" if c == "full" else "up" if (c == "partial" or is_skirmish(target)) else ""
+    return Volley(dice, plus, halve, "long" if rng > close else "close")
+
+
+def check_fire(battle, action) -> None:
+    unit = own_unit(battle, action.unit)
+    need(not shot_this_turn(battle, unit), f"{unit.name} has shot this turn")
+    need(not engaged(battle, unit), f"{unit.name} is in melee")
+    need(not unit.disordered, f"{unit.name} is disordered: it may only shoot as a reaction")
+    if battle.state.phase == "act":
+        need(not acted(battle, unit), f"{unit.name} has already acted: it may shoot at the "
+             "end of the turn")
+    else:
+        need(unit.moved, f"{unit.name} did not move: it could have shot instead of moving")
+    target = battle.units.get(action.target)
+    need(target is not None, f"there is no unit {action.target!r}")
+    need(not engaged(battle, target), f"{target.name} is in melee")
+    volley(battle, unit, target)
+
+
+def hits_from(faces, v: Volley) -> int:
+    hits = sum(1 for f in faces if f + v.plus >= HIT_ON)
+    if v.halve == "up":
+        return -(-hits // 2)
+    if v.halve == "down":
+        return hits // 2
+    return hits
+
+
+def resolve_fire(battle, action, dice) -> list:
+    unit, target = battle.units[action.unit], battle.units[action.target]
+    events: list = []
+    if battle.state.phase == "act":
+        battle.mark_unit(unit.id, acted=battle.state.turn)
+    shoot(battle, unit, target, volley(battle, unit, target), dice, events)
+    return events
+
+
+def shoot(battle, unit, target, v: Volley, dice, events: list) -> int:
+    battle.mark_unit(unit.id, shot=battle.state.turn, first_fired=True)
+    faces = dice.roll(v.dice, f"{unit.name} fires at {target.name} ({v.band})").faces \
+        if v.dice else ()
+    hits = hits_from(faces, v)
+    events.append(UnitFired(unit.name, target.name, v.dice, hits))
+    take(battle, target.id, hits, events)
+    t = battle.units[target.id]
+    if hits and not t.eliminated:
+        t = battle.mark_unit(t.id, hit_by_fire=battle.state.turn,
+                             fire_losses=mark(t, "fire_losses", 0) + hits)
+        start = mark(t, "turn_start", t.max_hits)
+        if mark(t, "fire_losses", 0) * 4 >= start and mark(t, "tested") != battle.state.turn:
+            test_morale(battle, t, unit.pos, False, dice, events)
+    return hits
+
+
+def take(battle, uid: str, hits: int, events: list) -> None:
+    u = battle.units[uid]
+    hits = min(hits, u.hits)
+    if hits <= 0:
+        return
+    u = battle.update_unit(uid, hits=u.hits - hits)
+    events.append(HitsTaken(u.name, hits, u.hits, uid))
+    if u.hits == 0:
+        battle.update_unit(uid, eliminated=True, marks=())
+        events.append(UnitEliminated(u.name, uid))
+
+
+# ---- morale ----------------------------------------------------------------------------------
+def morale_mods(battle, unit) -> list:
+    mods = []
+    if joined_commander(battle, unit) is not None:
+        mods.append(("commander joined", 1))
+    if quality(unit) > 0:
+        mods.append(("elite", 1))
+    if quality(unit) < 0 or irregular(unit):
+        mods.append(("militia or irregular", -1))
+    if unit.hits * 2 < unit.max_hits:
+        mods.append(("below half", -2))
+    return mods
+
+
+def test_morale(battle, unit, enemy_xy, lost_melee: bool, dice, events: list) -> str:
+    battle.mark_unit(unit.id, tested=battle.state.turn)
+    mods = morale_mods(battle, unit)
+    face = dice.d6(f"morale: {unit.name}")
+    score = face + sum(v for _, v in mods)
+    text = " ".join(f"{'+' if v > 0 else '-'}{abs(v)} {k}" for k, v in mods) or "+0"
+    if score >= STEADY_FROM:
+        result = "steady"
+        if lost_melee:
+            retreat(battle, unit.id, enemy_xy, 1, events)
+            result += ", falls back in good order"
+        elif unit.disordered:
+            battle.update_unit(unit.id, disordered=False)
+            result += ", rallies"
+    elif score > ROUT_AT:
+        retreat(battle, unit.id, enemy_xy, 1, events)
+        if not battle.units[unit.id].eliminated:
+            battle.update_unit(unit.id, disordered=True)
+        result = "retreats a full move in disorder"
+    else:
+        result = "routs"
+        if battle.option("rout") == "removed":
+            battle.update_unit(unit.id, eliminated=True, marks=())
+            events.append(UnitEliminated(f"{unit.name} (routed)", unit.id))
+        else:
+            retreat(battle, unit.id, enemy_xy, 2, events, face_enemy=False)
+            if not battle.units[unit.id].eliminated:
+                battle.update_unit(unit.id, disordered=True)
+    events.append(MoraleTested(unit.name, face, text, score, result))
+    return result
+
+
+def retreat(battle, uid: str, away_xy, moves: float, events: list, face_enemy=True) -> None:
+    """A full move (the most its dice give, as a retreat is not rolled: the average)
+    straight away, stopping short of bases; off the table means lost."""
+    from .moves import MOVE_DICE, move_class
+    unit = battle.units[uid]
+    fixed, n = MOVE_DICE[move_class(unit)]
+    inches = (fixed + 3.5 * n) * (2 if move_class(unit) == "cavalry" else 1) * moves
+    way = bearing(away_xy, unit.pos) if tuple(away_xy) != unit.pos else (unit.facing + 180) % 360
+    hx, hy = heading(way)
+    facing = round((way + 180) % 360) if face_enemy else round(way) % 360
+    others = [o for o in near(battle, unit.pos, inches + 12) if o.id != uid]
+    bf, done = battle.battlefield, 0.0
+    while done + 0.5 <= inches:
+        fp = footprint(battle, unit, x=unit.x + hx * (done + 0.5), y=unit.y + hy * (done + 0.5),
+                       facing=facing)
+        if not (0 <= fp.x <= bf.width and 0 <= fp.y <= bf.height):
+            battle.update_unit(uid, eliminated=True, marks=())
+            events.append(UnitEliminated(f"{unit.name} (left the table)", uid))
+            return
+        if any(overlap(fp, footprint(battle, o)) for o in others):
+            break
+        done += 0.5
+    if done == 0 and any(overlap(footprint(battle, unit, facing=facing), footprint(battle, o))
+                         for o in others):
+        facing = unit.facing
+    x, y = unit.x + hx * done, unit.y + hy * done
+    moved_with(battle, unit, x, y)
+    battle.update_unit(uid, x=x, y=y, facing=facing % 360, fell_back=True)
+    events.append(UnitRetreated(unit.name, (round(x, 1), round(y, 1))))
+
+
+def moved_with(battle, unit, x: float, y: float) -> None:
+    """A joined commander goes where his unit goes."""
+    c = joined_commander(battle, unit)
+    if c is not None:
+        battle.update_leader(c.id, x=c.x + x - unit.x, y=c.y + y - unit.y)

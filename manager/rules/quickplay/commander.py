@@ -1,0 +1,130 @@
+"""The automatic commander for the quick-play rules: one side, from standing orders.
+
+Each unit acts once: it shoots if it has a target in close range (or any in range
+while holding), charges when the exact odds say the roll will likely reach and the
+enemy will more likely break, or advances toward the enemy or its objective, keeping
+to long musket range, to shoot at the end of the turn. Commanders ride behind their
+commands and cry "Rally men!" for a unit hit by fire close by.
+"""
+from __future__ import annotations
+
+from ...footprint import bearing, distance, heading
+from ...game_actions import Charge, EndPhase, Fire, MoveLeader, MoveUnit, Rally
+from ...model.forces import mark
+from ..common import OrdersCommander
+from .melee import charge_odds, fire_odds, melees
+from .moves import max_allowance
+from .tables import RANGES
+from .units import acted, arm, near, prof
+
+EDGE_BEARING = {"west": 270, "east": 90, "north": 0, "south": 180}
+
+
+class Commander(OrdersCommander):
+    ruleset_id = "quickplay"
+
+    def next_action(self):
+        if not self.new_phase():
+            return None
+        phase = self.battle.state.phase
+        step = {"act": self._act, "end_fire": self._end_fire, "melee": self._melee}.get(phase)
+        return (step() if step else None) or EndPhase()
+
+    def _act(self):
+        b = self.battle
+        for l in sorted(b.live_leaders(self.side), key=lambda l: l.id):
+            if l.moved or l.id in self.done:
+                continue
+            self.done.add(l.id)
+            action = self._commander(l)
+            if action is not None and self.legal(action):
+                return action
+        for u in b.live_units(self.side):
+            if u.id in self.done or acted(b, u) or mark(u, "charging"):
+                continue
+            self.done.add(u.id)
+            action = self._unit(u)
+            if action is not None:
+                return action
+        return None
+
+    def _commander(self, l):
+        b = self.battle
+        for u in near(b, l.pos, 12, self.side):
+            if mark(u, "hit_by_fire") == b.state.turn and u.hits < u.max_hits:
+                return Rally(l.id, u.id)
+        return self.ride_behind(l, 5, 14, MoveLeader)
+
+    def _targets(self, u):
+        b = self.battle
+        out = []
+        for e in near(b, u.pos, 52, b.enemy_of(self.side)):
+            action = Fire(u.id, e.id)
+            if self.legal(action):
+                out.append((float(fire_odds(b, action).lines[0].dist.mean()), e.id, action))
+        return sorted(out, reverse=True)
+
+    def _unit(self, u):
+        b = self.battle
+        kind, obj = self.orders(u)
+        enemies = near(b, u.pos, 60, b.enemy_of(self.side))
+        if not enemies:
+            return None
+        enemy = min(enemies, key=lambda e: distance(e.pos, u.pos))
+        if arm(u) != "artillery":
+            best, value = None, 0.3
+            for e in near(b, u.pos, max_allowance(b, u) + 6, b.enemy_of(self.side)):
+                action = Charge(u.id, e.id)
+                if not self.legal(action):
+                    continue
+                o = charge_odds(b, action).outcomes
+                score = o.get("defender tests morale", 0) - o.get("attackers test morale", 0)
+                if float(score) > value:
+                    best, value = action, float(score)
+            if best is not None and kind != "reserve":
+                return best
+        if arm(u) != "cavalry":
+            shots = self._targets(u)
+            close = RANGES[prof(u)["weapon"]][0]
+            if shots and (kind in ("hold", "reserve") or arm(u) == "artillery"
+                          or distance(u.pos, enemy.pos) <= close + 3):
+                return shots[0][2]
+        if kind in ("reserve",):
+            return None
+        standoff = {"infantry": 8.0, "cavalry": 10.0, "artillery": 24.0}[arm(u)]
+        if kind == "withdraw":
+            way, want = EDGE_BEARING.get(b.sides[self.side].home_edge, 270), 6.0
+        else:
+            goal = enemy.pos if (obj is None or distance(u.pos, enemy.pos) < 24) else obj
+            if kind == "hold" and obj is not None:
+                goal = obj
+            way = bearing(u.pos, goal)
+            want = max(distance(u.pos, goal) - (standoff if goal == enemy.pos else 0), 0)
+            if want < 0.5:
+                return None
+            off = ((way - u.facing + 180) % 360) - 180
+            way = u.facing + max(-40, min(40, off))
+        want = min(want, 7.0 if arm(u) != "cavalry" else 14.0)
+        for k in (1.0, 0.6, 0.3):
+            hx, hy = heading(way)
+            to = (round(u.x + hx * want * k, 2), round(u.y + hy * want * k, 2))
+            for facing in (round(way) % 360, u.facing):
+                action = MoveUnit(u.id, to, facing)
+                if self.legal(action):
+                    return action
+        return None
+
+    def _end_fire(self):
+        b = self.battle
+        for u in b.live_units(self.side):
+            if u.id in self.done:
+                continue
+            self.done.add(u.id)
+            if u.moved and arm(u) != "cavalry":
+                shots = self._targets(u)
+                if shots:
+                    return shots[0][2]
+        return None
+
+    def _melee(self):
+        return self.first_melee(melees)

@@ -1,0 +1,266 @@
+"""Quick-play charges and melees, "Rally men!", and the exact odds of a volley and a fight.
+
+A charge needs the enemy visible to the front before moving; it is declared, then the
+move is rolled; if it reaches, the target is pinned. An unmoved cavalry target
+counter-charges, unmoved skirmishers retreat, and a target that has not shot this turn
+may shoot at the charger as it comes in (a reaction: the only shooting a disordered
+unit may do).
+"""
+from __future__ import annotations
+
+import math
+
+from shapely.geometry import LineString
+
+from ...actions import need
+from ...errors import IllegalAction
+from ...events import MeleeResolved, UnitMoved
+from ...footprint import angle_between, aspect, bearing, contact_point, distance, overlap, travel
+from ...model.forces import mark
+from ...odds import Dist, Odds, OddsLine
+from ...table_terrain import table_terrain
+from ..common import Melee, find_melee, melees, own_unit  # noqa: F401  (melees: ruleset)
+from .combat import (ChargeOutcome, RallyMen, moved_with, retreat, shoot, take,
+                     test_morale, volley)
+from .moves import ground_refusal, max_allowance, roll_allowance
+from .tables import FIGURES_PER_DIE, HIT_ON
+from .units import (acted, arm, engaged, footprint, is_skirmish, pinned, quality,
+                    shot_this_turn, sight_refusal, special)
+
+
+def charge_plan(battle, unit, target):
+    fp, tfp = footprint(battle, unit), footprint(battle, target)
+    need(angle_between(bearing(fp.front_centre(), target.pos), unit.facing) <= 45 + 1e-6,
+         f"{target.name} is not to {unit.name}'s front")
+    why = sight_refusal(battle, unit.pos, target.pos, ignore=(unit.id, target.id))
+    need(not why, f"{unit.name} cannot see {target.name}: {why}")
+    way = round(bearing(unit.pos, target.pos)) % 360
+    spot = contact_point(fp.moved(unit.x, unit.y, way), tfp, way)
+    need(spot is not None and not overlap(fp.moved(*spot, way), tfp),
+         f"{unit.name} cannot reach {target.name} in a straight line")
+    return spot, way, travel(fp, fp.moved(*spot, way))
+
+
+def check_charge(battle, action) -> None:
+    unit = own_unit(battle, action.unit)
+    need(arm(unit) != "artillery", "guns do not charge")
+    need(not acted(battle, unit) and not pinned(battle, unit), f"{unit.name} has already acted")
+    need(not engaged(battle, unit), f"{unit.name} is in melee")
+    target = battle.units.get(action.target)
+    need(target is not None and not target.eliminated and target.side != unit.side,
+         f"{action.target!r} is not an enemy unit")
+    spot, way, cost = charge_plan(battle, unit, target)
+    top = max_allowance(battle, unit)
+    need(cost <= top + 1e-6, f"{target.name} is {cost:.1f} inches away; {unit.name}'s best "
+         f"roll is {top:g}")
+    why = ground_refusal(battle, unit, footprint(battle, unit, facing=way),
+                         footprint(battle, unit, x=spot[0], y=spot[1], facing=way),
+                         ignore=(target.id,), charge=True)
+    need(not why, f"{unit.name} cannot charge {target.name}: {why}")
+
+
+def resolve_charge(battle, action, dice) -> list:
+    unit, target = battle.units[action.unit], battle.units[action.target]
+    events: list = []
+    battle.mark_unit(unit.id, acted=battle.state.turn)
+    spot, way, cost = charge_plan(battle, unit, target)
+    if is_skirmish(target) and not acted(battle, target) and battle.option("skirmisher_evade"):
+        battle.mark_unit(target.id, acted=battle.state.turn)
+        retreat(battle, target.id, unit.pos, 1, events, face_enemy=False)
+        events.insert(0, ChargeOutcome(unit.name, target.name, "the skirmishers retreat"))
+        _advance(battle, unit, spot, way, min(cost, max_allowance(battle, unit)) * 0.5, events)
+        return events
+    allowance = roll_allowance(battle, unit, "", False, dice, events)
+    if allowance + 1e-9 < cost:
+        _advance(battle, unit, spot, way, allowance, events)
+        events.insert(0, ChargeOutcome(unit.name, target.name, "falls short"))
+        return events
+    if arm(target) == "cavalry" and not acted(battle, target) and battle.option("counter_charge"):
+        battle.mark_unit(target.id, acted=battle.state.turn, counter=battle.state.turn)
+        outcome = "met by a counter-charge"
+    else:
+        outcome = "contact: the target is pinned"
+        if not shot_this_turn(battle, target) and arm(target) != "cavalry":
+            try:
+                v = volley(battle, target, unit, reaction=True)
+                shoot(battle, target, unit, v, dice, events)
+            except IllegalAction:                  # out of arc or sight: it simply waits
+                pass
+    unit = battle.units[unit.id]
+    if unit.eliminated or mark(unit, "tested") == battle.state.turn and unit.fell_back:
+        events.insert(0, ChargeOutcome(unit.name, target.name, "broken by fire"))
+        return events
+    moved_with(battle, unit, spot[0], spot[1])
+    battle.update_unit(unit.id, x=spot[0], y=spot[1], facing=way, moved=2)
+    battle.mark_unit(unit.id, charging=target.id)
+    battle.mark_unit(target.id, pinned=battle.state.turn)
+    events.insert(0, ChargeOutcome(unit.name, target.name, outcome))
+    events.append(UnitMoved(unit.name, (round(spot[0], 1), round(spot[1], 1)), way, cost))
+    return events
+
+
+def _advance(battle, unit, spot, way, inches, events) -> None:
+    d = distance(unit.pos, spot)
+    k = max(0.0, min(1.0, (inches - 0.5) / d)) if d else 0.0
+    x, y = unit.x + (spot[0] - unit.x) * k, unit.y + (spot[1] - unit.y) * k
+    end = footprint(battle, unit, x=x, y=y, facing=way)
+    if k > 0 and not ground_refusal(battle, unit, footprint(battle, unit, facing=way), end):
+        moved_with(battle, unit, x, y)
+        battle.update_unit(unit.id, x=x, y=y, facing=way, moved=2)
+        events.append(UnitMoved(unit.name, (round(x, 1), round(y, 1)), way, d * k))
+
+
+# ---- melee ----------------------------------------------------------------------------------
+def find(battle, defender: str) -> Melee:
+    return find_melee(battle, defender)
+
+
+def fighter(battle, unit, enemy, charging: bool) -> tuple[int, int]:
+    """(dice, added to each die) for a unit in this fight."""
+    flank = aspect(footprint(battle, unit), enemy.pos) != "front"
+    per_rank = -(-unit.hits // max(1, 2 if unit.formation == "line" else 4)) \
+        if not is_skirmish(unit) else unit.hits
+    deep = 2 if (unit.formation == "line" and not flank and not is_skirmish(unit)) else 1
+    figures = min(unit.hits, per_rank * deep)
+    dice = figures if arm(unit) == "cavalry" else figures // FIGURES_PER_DIE
+    if unit.disordered:
+        dice //= 2
+    plus = 0
+    if quality(unit) > 0 or "shock" in special(unit):
+        plus += 1
+    if quality(unit) < 0 or "no_melee" in special(unit):
+        plus -= 1
+    if (charging or mark(unit, "counter") == battle.state.turn) and not shot_this_turn(battle, unit):
+        plus += 1
+    if charging and _obstructed(battle, unit, enemy):
+        plus -= 1
+    return dice, plus
+
+
+def _obstructed(battle, attacker, defender) -> bool:
+    """Attacking an obstacle (a wall or hedge before it, a town it holds) or uphill."""
+    t = table_terrain(battle.battlefield)
+    if t.level(defender.pos) > t.level(attacker.pos):
+        return True
+    line = LineString([attacker.pos, defender.pos])
+    if any(line.intersects(w) for _, w in t.lines.get("wall", [])):
+        return True
+    return t.covered(footprint(battle, defender).polygon(), ("town",)) >= 0.5
+
+
+def check_resolve_melee(battle, action) -> None:
+    find(battle, action.defender)
+
+
+def resolve_melee(battle, action, dice) -> list:
+    m = find(battle, action.defender)
+    d = battle.units[m.defender]
+    attackers = [battle.units[a] for a in m.attackers]
+    events: list = []
+    a_dice = [fighter(battle, a, d, True) for a in attackers]
+    d_dice = fighter(battle, d, attackers[0], False)
+    dealt_a = 0
+    for a, (n, plus) in zip(attackers, a_dice):
+        faces = dice.roll(n, f"melee: {a.name} on {d.name}").faces if n else ()
+        dealt_a += sum(1 for f in faces if f + plus >= HIT_ON)
+    n, plus = d_dice
+    faces = dice.roll(n, f"melee: {d.name} on {attackers[0].name}").faces if n else ()
+    dealt_d = sum(1 for f in faces if f + plus >= HIT_ON)
+    take(battle, d.id, dealt_a, events)
+    take(battle, attackers[0].id, dealt_d, events)
+    for a in attackers:
+        if not battle.units[a.id].eliminated:
+            battle.mark_unit(a.id, charging=None)
+    if dealt_d > dealt_a:
+        for a in attackers:
+            if not battle.units[a.id].eliminated:
+                test_morale(battle, battle.units[a.id], d.pos, True, dice, events)
+        outcome = "the attackers lose"
+    elif dealt_a > dealt_d and not battle.units[d.id].eliminated:
+        test_morale(battle, battle.units[d.id], attackers[0].pos, True, dice, events)
+        outcome = "the defenders lose"
+    else:
+        outcome = "drawn: both stand"
+    battle.set_state(fought=battle.state.fought | {d.id})
+    return [MeleeResolved(d.name, tuple(a.name for a in attackers), (d.name,), dealt_a, dealt_d,
+                          outcome)] + events
+
+
+# ---- Rally men! -----------------------------------------------------------------------------
+def check_rally(battle, action) -> None:
+    from .moves import _own_commander
+    leader = _own_commander(battle, action.leader)
+    unit = own_unit(battle, action.unit)
+    need(distance(leader.pos, unit.pos) <= 12 + 1e-6,
+         f"{unit.name} is more than 12 inches from {leader.name}")
+    need(mark(unit, "hit_by_fire") == battle.state.turn or engaged(battle, unit),
+         f"{unit.name} has lost nobody to shooting this turn and is not in melee")
+    need(unit.hits < unit.max_hits, f"{unit.name} has lost nobody")
+
+
+def resolve_rally(battle, action, dice) -> list:
+    leader, unit = battle.leaders[action.leader], battle.units[action.unit]
+    battle.update_leader(leader.id, x=unit.x, y=unit.y, moved=True)
+    face = dice.d6(f"Rally men!: {leader.name} with {unit.name}")
+    if face >= 4:
+        battle.update_unit(unit.id, hits=unit.hits + 1)
+        return [RallyMen(leader.name, unit.name, f"{face}: a hit cancelled")]
+    if face == 1:
+        battle.update_leader(leader.id, eliminated=True, hits=0)
+        return [RallyMen(leader.name, unit.name, "1: the commander is knocked out")]
+    return [RallyMen(leader.name, unit.name, f"{face}: no effect")]
+
+
+# ---- exact odds ----------------------------------------------------------------------------
+def _die_hits(plus: int) -> Dist:
+    return Dist.die([1 if f + plus >= HIT_ON else 0 for f in range(1, 7)])
+
+
+def fire_odds(battle, action) -> Odds:
+    unit, target = battle.units[action.unit], battle.units[action.target]
+    v = volley(battle, unit, target)
+    d = _die_hits(v.plus).times(v.dice)
+    if v.halve:
+        d = d.map(lambda k: -(-k // 2) if v.halve == "up" else k // 2)
+    odds = Odds("fire", [OddsLine(f"{unit.name} on {target.name} ({v.band})", d, target.name)])
+    quarter = -(-mark(target, "turn_start", target.max_hits) // 4) - mark(target, "fire_losses", 0)
+    odds.outcomes[f"{target.name} must test morale (25% lost this turn)"] = d.p_at_least(max(quarter, 1))
+    return odds
+
+
+def melee_odds(battle, m: Melee) -> Odds:
+    d = battle.units[m.defender]
+    attackers = [battle.units[a] for a in m.attackers]
+    a_dist = Dist.point(0)
+    for a in attackers:
+        n, plus = fighter(battle, a, d, True)
+        a_dist = a_dist + _die_hits(plus).times(n)
+    n, plus = fighter(battle, d, attackers[0], False)
+    d_dist = _die_hits(plus).times(n)
+    from ...odds import compare
+    less, equal, more = compare(a_dist, d_dist)
+    odds = Odds("melee", [OddsLine(f"hits on {d.name}", a_dist, d.name),
+                          OddsLine(f"hits on {attackers[0].name}", d_dist, attackers[0].name)])
+    odds.outcomes = {"defender tests morale": more, "attackers test morale": less,
+                     "drawn": equal}
+    return odds
+
+
+def charge_odds(battle, action) -> Odds:
+    """The chance the roll reaches, and the fight if it does (the target standing)."""
+    check_charge(battle, action)
+    unit, target = battle.units[action.unit], battle.units[action.target]
+    spot, way, cost = charge_plan(battle, unit, target)
+    from .moves import MOVE_DICE, move_class, DOUBLED
+    fixed, n = MOVE_DICE[move_class(unit)]
+    moves = Dist.die([1, 2, 3, 4, 5, 6]).times(n).map(
+        lambda k: int(((fixed + k) * (2 if move_class(unit) in DOUBLED else 1)
+                       + mark(unit, "bonus", 0)) * 4))
+    reach = moves.p_at_least(math.ceil(cost * 4 - 1e-6))
+    moved = battle.copy()
+    moved.update_unit(unit.id, x=spot[0], y=spot[1], facing=way)
+    odds = melee_odds(moved, Melee(target.id, (unit.id,)))
+    odds.kind = "charge"
+    odds.outcomes = {"the charge reaches": reach, **{k: v * reach for k, v in odds.outcomes.items()}}
+    return odds
+

@@ -1,0 +1,153 @@
+"""What the quick-play rules read off a unit and the table.
+
+Marks: `acted` (the turn it used its activation), `shot` (the turn it fired), `first_fired`
+(it has fired once this battle), `charging` (target), `pinned` (turn), `lost_at_start`
+(figures as the turn began, for the 25% test), `bonus` (Follow me!'s extra inches),
+`recovering` (a disordered unit that spent a move halted).
+"""
+from __future__ import annotations
+
+import math
+
+from shapely.geometry import LineString, Point
+
+from ...footprint import Footprint, distance
+from ...model.forces import mark
+from ...table_terrain import table_terrain
+from .tables import BASE, COMMAND_RANGE, FIGURES_PER_DIE, PROFILES, RANKS, VISIBILITY_IN_WOODS
+
+
+def prof(unit):
+    return PROFILES[unit.kind]
+
+
+def arm(unit) -> str:
+    return PROFILES[unit.kind].arm
+
+
+def special(unit) -> tuple:
+    return PROFILES[unit.kind]["special"]
+
+
+def is_skirmish(unit) -> bool:
+    return "skirmish" in special(unit)
+
+
+def quality(unit) -> int:
+    """+1 elite, 0 regular, -1 militia; scenario traits veteran / conscript override."""
+    if "veteran" in unit.traits:
+        return 1
+    if "conscript" in unit.traits:
+        return -1
+    return PROFILES[unit.kind]["quality"]
+
+
+def irregular(unit) -> bool:
+    return PROFILES[unit.kind]["move"] == "irregular" and not is_skirmish(unit)
+
+
+def ranks(unit) -> int:
+    if is_skirmish(unit):
+        return 1
+    return RANKS.get(unit.formation, 2)
+
+
+def files(unit, figures=None) -> int:
+    f = unit.hits if figures is None else figures
+    return math.ceil(f / ranks(unit)) if f > 0 else 0
+
+
+def footprint(battle, unit, x=None, y=None, facing=None, formation=None) -> Footprint:
+    k = float(battle.option("base_scale", 1.0) or 1.0)
+    a = arm(unit)
+    w, d = BASE[a]
+    if a == "artillery":
+        front, depth = w, d
+    else:
+        form = formation or unit.formation
+        deep = 1 if is_skirmish(unit) else RANKS.get(form, 2)
+        wide = math.ceil(unit.max_hits / deep)
+        spread = 2.0 if is_skirmish(unit) else 1.0       # skirmishers stand open
+        front, depth = wide * w * spread, deep * d
+    return Footprint(unit.x if x is None else x, unit.y if y is None else y,
+                     unit.facing if facing is None else facing, front * k, depth * k)
+
+
+def near(battle, xy, reach: float, side: str | None = None) -> list:
+    return [u for u in battle.live_units(side) if distance(u.pos, xy) <= reach]
+
+
+def acted(battle, unit) -> bool:
+    return mark(unit, "acted") == battle.state.turn
+
+
+def shot_this_turn(battle, unit) -> bool:
+    return mark(unit, "shot") == battle.state.turn
+
+
+def pinned(battle, unit) -> bool:
+    return mark(unit, "pinned") == battle.state.turn
+
+
+def engaged(battle, unit) -> bool:
+    return bool(mark(unit, "charging")) or any(
+        mark(u, "charging") == unit.id for u in battle.live_units(battle.enemy_of(unit.side)))
+
+
+def joined_commander(battle, unit):
+    """A commander standing on the unit's base (joined to it), or None."""
+    poly = footprint(battle, unit).polygon().buffer(0.25)
+    for l in battle.live_leaders(unit.side):
+        if poly.contains(Point(l.x, l.y)):
+            return l
+    return None
+
+
+# ---- sight and cover -----------------------------------------------------------------------
+def sight_refusal(battle, a_xy, b_xy, ignore=()) -> str:
+    """Centre to centre: no other base across the line, no more than 3 inches of woods
+    (or town) along it, no hill higher than both ends."""
+    line = LineString([a_xy, b_xy])
+    for o in near(battle, a_xy, line.length + 8):
+        if o.id in ignore:
+            continue
+        if footprint(battle, o).polygon().intersects(line):
+            return f"{o.name} is in the way"
+    t = table_terrain(battle.battlefield)
+    inside = t.length_inside(line, ("woods", "town"))
+    if inside > VISIBILITY_IN_WOODS + 1e-6:
+        return f"{inside:.1f} inches of woods or buildings (sight is 3 inches in them)"
+    blocked = t.sight_blocked(a_xy, b_xy, screens=(), skip=0.0)
+    return f"{blocked} blocks the view" if blocked else ""
+
+
+def cover(battle, unit) -> str:
+    """'full' in a town, 'partial' in woods or behind a wall or hedge, '' in the open."""
+    t = table_terrain(battle.battlefield)
+    poly = footprint(battle, unit).polygon()
+    if t.covered(poly, ("town",)) >= 0.5:
+        return "full"
+    if t.covered(poly, ("woods",)) >= 0.5 or any(
+            poly.buffer(1.0).intersects(w) for _, w in t.lines.get("wall", [])):
+        return "partial"
+    return ""
+
+
+def in_command(battle, unit) -> bool:
+    """Within 12 inches and in sight of its command's leader (or the army's general)."""
+    h = battle.hierarchy
+    lid = h.leader_of_command(h.command_of(unit.id)) or h.general_of(unit.side)
+    leader = battle.leaders.get(lid) if lid else None
+    if leader is None or leader.eliminated:
+        return False
+    if distance(leader.pos, unit.pos) > COMMAND_RANGE:
+        return False
+    return not sight_refusal(battle, leader.pos, unit.pos, ignore=(unit.id,))
+
+
+def dice_for_figures(unit, figures: int) -> int:
+    if arm(unit) == "artillery":
+        return figures                       # a die a gunner
+    if arm(unit) == "cavalry":
+        return figures                       # melee: a die a trooper
+    return math.ceil(figures / FIGURES_PER_DIE)
