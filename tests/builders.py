@@ -25,7 +25,7 @@ def unit(uid, side, kind, at, facing=None, command=None, **extra):
 
 
 def build(units, terrain=(), options=None, leaders=None, width=20, height=12, first="blue",
-          generals=None, turns=12, nations=("france", "russia")):
+          generals=None, turns=12, nations=("france", "russia"), ruleset="morschauser"):
     """leaders: {command id: (col, row) or dict(at=..., quality=..., trait=...)}."""
     leaders = dict(leaders or {})
     units = list(units)
@@ -56,9 +56,9 @@ def build(units, terrain=(), options=None, leaders=None, width=20, height=12, fi
                 "id": cid, "name": f"Command {cid}", "leader": leader,
                 "units": [{k: v for k, v in u.items() if k not in ("side", "command")} for u in us]})
         sides.append(side)
-    data = {"scenario": {"name": "test", "ruleset": "morschauser", "seed": 1, "turns": turns,
+    data = {"scenario": {"name": "test", "ruleset": ruleset, "seed": 1, "turns": turns,
                          "first_side": first},
-            "options": {"morschauser": dict(options or {})},
+            "options": {ruleset: dict(options or {})},
             "table": {"width": width * BOX, "height": height * BOX, "grid": BOX},
             "terrain": [dict(t) for t in terrain], "sides": sides}
     return battle_from_dict(data, "<test>")

@@ -13,7 +13,7 @@ def register_ruleset(ruleset_id: str, factory) -> None:
 
 def _load_builtin() -> None:
     if not _FACTORIES:
-        from . import d3, featherstone, morschauser, quickplay  # noqa: F401  (each registers)
+        from . import d3, featherstone, harman, morschauser, quickplay  # noqa: F401  (register)
 
 
 def get_ruleset(ruleset_id: str):

@@ -100,3 +100,23 @@ def test_quickplay_offers_fire_and_charge_in_one_list(open_window, qtbot):
     assert "the charge reaches" in dock.odds.text()
     click(qtbot, dock.resolve_btn)
     assert w.doc.session.entries[-1].action.verb == "Charge"
+
+
+def test_harman_orders_a_bayonet_charge_with_the_faces_odds(open_window, qtbot):
+    path = Path(__file__).resolve().parents[2] / "scenarios" / "arcole.toml"
+    w = open_window(path)
+    dock = w.docks["TurnDock"]
+    b = w.doc.session.battle
+    g = b.battlefield.grid
+    b.update_unit("au-croats", x=6.5 * g, y=3.5 * g)     # a target one square from the 51e
+    click(qtbot, dock.start_btn)
+    b = w.doc.battle
+    while not (b.state.phase == "move" and b.state.active == "french"):
+        click(qtbot, dock.next_btn)
+    u = b.units["fr-51"]
+    qtbot.mouseClick(w.view.viewport(), Qt.LeftButton, Qt.NoModifier, at(w, u.x, u.y))
+    assert "fire at, or charge" in dock.order_title.text()
+    choose(qtbot, dock.choices, "charge:au-croats")
+    assert "breaks at once" in dock.odds.text() and "Officer" in dock.odds.text()
+    click(qtbot, dock.resolve_btn)
+    assert w.doc.session.entries[-1].action.verb == "Charge"

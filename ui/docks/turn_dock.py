@@ -145,7 +145,7 @@ class TurnDock(QDockWidget):
         sel = self.doc.selection[0] if len(self.doc.selection) == 1 else None
         unit = b.units.get(sel) if sel else None
         leader = b.leaders.get(sel) if sel else None
-        if "ResolveMelee" in allowed:
+        if "ResolveMelee" in allowed and (rs.melees(b) or not {"Fire", "Charge"} & allowed):
             self._melee_orders(b, rs)
         elif "Fire" in allowed and unit is not None and unit.side == st.active:
             self._fire_orders(b, unit, "ChangeFormation" in allowed)
@@ -251,7 +251,7 @@ class TurnDock(QDockWidget):
         self._order = ("rally", leader.id)
         self.order_title.setText(f"<b>{leader.name}</b>: rally")
         for u in b.live_units(leader.side):
-            if u.hits < u.max_hits and not self.doc.check(Rally(leader.id, u.id)):
+            if not self.doc.check(Rally(leader.id, u.id)):      # the rules say who
                 item = QListWidgetItem(f"{u.name} ({u.hits}/{u.max_hits})")
                 item.setData(Qt.UserRole, u.id)
                 self.choices.addItem(item)

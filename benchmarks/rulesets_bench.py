@@ -1,6 +1,7 @@
-"""The rulesets on an open table (featherstone, d3, quickplay): how fast they play and answer.
+"""The rulesets after Morschauser (featherstone, d3, quickplay in inches; harman on a
+grid): how fast they play and answer.
 
-    python benchmarks/inch_bench.py [--turns 3]
+    python benchmarks/rulesets_bench.py [--turns 3]
 
 Reports, for each: its demo battle played whole by the automatic commander on both
 sides; Austerlitz (163 units) under the ruleset, seconds per game turn; the time to
@@ -41,7 +42,8 @@ def main() -> None:
 
     qb = ROOT / "scenarios" / "quatre_bras.toml"
     for ruleset, demo in (("featherstone", qb), ("d3", ROOT / "scenarios" / "hanau.toml"),
-                          ("quickplay", ROOT / "scenarios" / "maida.toml")):
+                          ("quickplay", ROOT / "scenarios" / "maida.toml"),
+                          ("harman", ROOT / "scenarios" / "arcole.toml")):
         t = time.perf_counter()
         s = Session(load_scenario(demo))
         Autopilot(s).play()

@@ -1,0 +1,154 @@
+"""The automatic commander for Harman's rules: one side, from its commands' orders.
+
+Guns unlimber within effective range and fire in the artillery phase; infantry steps
+one square toward the enemy and fires, or charges with the bayonet when the exact odds
+of breaking the enemy at once are good; cavalry charges on the same odds and otherwise
+waits out of musket range; Generals join a unit that has lost heart and try to rally it.
+"""
+from __future__ import annotations
+
+from ...game_actions import (ChangeFormation, Charge, EndPhase, Fire, MoveLeader, MoveUnit,
+                             Rally, ResolveMelee)
+from ...model.forces import mark
+from ..common import OrdersCommander
+from .board import box, centre, occupants, spent, squares, utype
+from .combat import charge_odds, melees
+from .fire import fire_odds, may_fire
+from .moves import allowance, reach
+from .tables import ARTILLERY
+
+
+class Commander(OrdersCommander):
+    ruleset_id = "harman"
+
+    def next_action(self):
+        if not self.new_phase():
+            return None
+        phase = self.battle.state.phase
+        step = {"artillery": self._fire, "move": self._move}.get(phase)
+        return (step() if step else None) or EndPhase()
+
+    def _best_shot(self, u):
+        b = self.battle
+        best = None
+        for e in b.live_units(b.enemy_of(self.side)):
+            if squares(box(b, u), box(b, e)) > 9:
+                continue
+            action = Fire(u.id, e.id)
+            if self.legal(action):
+                value = float(fire_odds(b, action).lines[0].dist.mean())
+                if best is None or value > best[0]:
+                    best = (value, action)
+        return best[1] if best else None
+
+    def _fire(self):
+        b = self.battle
+        for u in b.live_units(self.side):
+            if u.id in self.done or may_fire(b, u):
+                continue
+            self.done.add(u.id)
+            action = self._best_shot(u)
+            if action is not None:
+                return action
+        return None
+
+    def _move(self):
+        b = self.battle
+        for m in melees(b):
+            return ResolveMelee(m.defender)
+        for l in sorted(b.live_leaders(self.side), key=lambda l: l.id):
+            if l.id in self.done:
+                continue
+            self.done.add(l.id)
+            action = self._general(l)
+            if action is not None:
+                return action
+        for u in b.live_units(self.side):
+            if u.id in self.done:
+                continue
+            action = self._unit(u)
+            if action is None:
+                self.done.add(u.id)
+            else:
+                return action
+        return None
+
+    def _general(self, l):
+        b = self.battle
+        here = box(b, l)
+        for u in b.live_units(self.side):
+            if (mark(u, "retiring") or mark(u, "flagged")) and u.hits > 0 and not u.moved:
+                if box(b, u) == here and not l.rallied:
+                    action = Rally(l.id, u.id)
+                    if self.legal(action):
+                        return action
+                elif not l.moved and squares(here, box(b, u)) <= 3:
+                    action = MoveLeader(l.id, centre(b, box(b, u)))
+                    if self.legal(action):
+                        return action
+        if l.moved:
+            return None
+        g = b.battlefield.grid
+        action = self.ride_behind(l, g, 3 * g, lambda lid, to: MoveLeader(
+            lid, centre(b, (int(to[0] // g), int(to[1] // g)))))
+        return action if action is not None and self.legal(action) else None
+
+    def _unit(self, u):
+        b = self.battle
+        if u.moved or spent(u) or mark(u, "engaged"):
+            shot = self._best_shot(u) if not may_fire(b, u) else None
+            return shot
+        t = utype(u)
+        enemies = b.live_units(b.enemy_of(self.side))
+        if not enemies:
+            return None
+        here = box(b, u)
+        enemy = min(enemies, key=lambda e: squares(here, box(b, e)))
+        d = squares(here, box(b, enemy))
+        kind, obj = self.orders(u)
+        if t in ("infantry", "cavalry") and kind != "reserve":
+            best = None
+            for e in enemies:
+                if squares(here, box(b, e)) > 5:
+                    continue
+                action = Charge(u.id, e.id)
+                if not self.legal(action) or (t == "cavalry" and e.formation == "square"):
+                    continue
+                # the chance the enemy breaks at once, and the odds of the fight after it
+                p = float(next(iter(charge_odds(b, action).outcomes.values())))
+                worth = p + (0.3 if e.hits <= u.hits else 0.0) + (0.3 if spent(e) else 0.0)
+                if worth > 0.35 and (best is None or worth > best[0]):
+                    best = (worth, action)
+            if best is not None:
+                return best[1]
+        if t.endswith("artillery"):
+            if u.formation == "limbered" and d <= ARTILLERY[t][1]:
+                return ChangeFormation(u.id, "line")
+            if u.formation != "limbered" and not may_fire(b, u):
+                return self._best_shot(u)
+            if u.formation != "limbered":
+                return None
+        if not may_fire(b, u) and t not in ("cavalry",) and d <= 2:
+            return self._best_shot(u)
+        if kind == "reserve" or (kind == "hold" and obj is not None and d > 3):
+            return None
+        goal = box(b, enemy)
+        if obj is not None and d > 6:
+            g = b.battlefield.grid
+            goal = (int(obj[0] // g), int(obj[1] // g))
+        stand = {"infantry": 2, "skirmishers": 2, "cavalry": 3}.get(t, 6)
+        r = reach(b, u, allowance(b, u, ""))
+        occ = occupants(b)
+        best = None
+        close = t == "infantry" and d <= 4
+        for sq, n in r.items():
+            if (sq in occ and occ[sq].id != u.id) or (close and n > 1):
+                continue
+            score = abs(squares(sq, goal) - stand) + (0.1 * n if t == "infantry" and n > 1
+                                                      and d <= 4 else 0)
+            if best is None or score < best[0]:
+                best = (score, sq, n)
+        if best is None or best[1] == here:
+            return None
+        action = MoveUnit(u.id, centre(b, best[1]), u.facing)
+        return action if self.legal(action) else None

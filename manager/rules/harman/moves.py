@@ -1,0 +1,202 @@
+"""Harman's movement in squares: marching or moving tactically, limbering and
+unlimbering, cavalry manoeuvre, generals, and what each kind of square allows.
+
+Steps are orthogonal (diagonal too with the `diagonal_moves` option). A unit may not
+end a move next to an enemy, orthogonally: that is a charge into close combat.
+"""
+from __future__ import annotations
+
+from collections import deque
+
+from ...actions import need
+from ...events import FormationChanged, LeaderMoved, UnitMoved
+from ...model.forces import mark
+from ..common import own_unit
+from .board import (DIAG, ORTHO, box, centre, enemies_adjacent, generals_with, kinds,
+                    occupants, on_table, spent, squares, utype, wall_across, weakened)
+from .tables import CROPS_MOVE, FOREST_MOVE, GENERAL_MOVE, MARCH
+
+FORMED = ("infantry", "cavalry", "foot_artillery", "horse_artillery")
+
+
+def step_refusal(battle, unit, a, b) -> tuple[str, bool]:
+    """(why the unit may not step from square a to b, must it stop there)."""
+    t = utype(unit)
+    k = kinds(battle, b)
+    road = "road" in k and "road" in kinds(battle, a)
+    if not on_table(battle, b):
+        return "off the table", False
+    if "lake" in k:
+        return "a lake cannot be entered", False
+    if "marsh" in k and t != "skirmishers":
+        return "only skirmishers cross a marsh", False
+    if "woods" in k and t != "skirmishers" and not road:
+        return "formed units enter a forest only along a road", False
+    if ("river" in k or "stream" in k) and not (k & {"bridge", "ford"}):
+        return "rivers and streams are crossed only at a bridge or ford", False
+    stop = False
+    if "town" in k and not road:
+        if t in ("cavalry", "foot_artillery", "horse_artillery"):
+            return "cavalry and artillery enter a built-up area only along a road", False
+        stop = t == "infantry"
+    if t in FORMED and wall_across(battle, a, b):
+        stop = True
+    return "", stop
+
+
+def allowance(battle, unit, formation: str) -> int:
+    t = utype(unit)
+    if t.endswith("artillery"):
+        n = MARCH[t]
+        if unit.formation != "limbered":
+            n -= 1                                   # limbering up costs a square
+        if formation and formation != "limbered":
+            n = {"foot_artillery": 1, "horse_artillery": 2}[t] if unit.formation == "limbered" \
+                else 0
+        return max(n, 0)
+    if unit.formation == "square":
+        return 0
+    return MARCH[t]
+
+
+def reach(battle, unit, limit: int) -> dict:
+    """{square: steps} the unit can reach, by the square-by-square rules."""
+    start = box(battle, unit)
+    occ = occupants(battle)
+    steps = ORTHO + (DIAG if battle.option("diagonal_moves") else ())
+    t = utype(unit)
+    seen = {start: 0}
+    queue = deque([(start, 0, False)])
+    while queue:
+        here, n, stopped = queue.popleft()
+        if stopped or n >= limit:
+            continue
+        for dx, dy in steps:
+            nxt = (here[0] + dx, here[1] + dy)
+            if nxt in seen:
+                continue
+            why, stop = step_refusal(battle, unit, here, nxt)
+            if why:
+                continue
+            o = occ.get(nxt)
+            if o is not None and (o.side != unit.side or not (t == "skirmishers" or
+                                                              utype(o) == "skirmishers")):
+                continue                     # only skirmishers and friends pass each other
+            k = kinds(battle, nxt)
+            cap = limit
+            if t == "skirmishers" and ("woods" in k or "woods" in kinds(battle, here)):
+                cap = FOREST_MOVE                # one square a turn through a forest
+            if "fields" in k and t in CROPS_MOVE:
+                cap = min(cap, CROPS_MOVE[t])
+            if n + 1 > cap:
+                continue
+            seen[nxt] = n + 1
+            queue.append((nxt, n + 1, stop))
+    return seen
+
+
+def check_move_unit(battle, action) -> None:
+    unit = own_unit(battle, action.unit)
+    turn = battle.state.turn
+    need(not unit.moved, f"{unit.name} has already moved this turn")
+    need(not spent(unit), f"{unit.name} is retiring")
+    need(mark(unit, "no_move") != turn, f"{unit.name} lost its officer: no move this turn")
+    need(mark(unit, "halted") != turn, f"{unit.name} has halted this turn")
+    need(not mark(unit, "engaged"), f"{unit.name} is in close combat")
+    g = battle.battlefield.grid
+    dest = (int(action.to[0] // g), int(action.to[1] // g))
+    need(action.facing % 45 == 0, "on a grid a unit faces a multiple of 45 degrees")
+    if action.formation and action.formation != unit.formation:
+        need(utype(unit).endswith("artillery") and action.formation in ("line", "limbered"),
+             "only guns limber or unlimber as they move")
+    limit = allowance(battle, unit, action.formation)
+    need(limit > 0 or dest == box(battle, unit), f"{unit.name} cannot move now")
+    r = reach(battle, unit, limit)
+    need(dest in r, f"{unit.name} cannot reach square {dest} (up to {limit} squares, "
+         "by the terrain rules)")
+    holder = occupants(battle).get(dest)
+    need(holder is None or holder.id == unit.id, f"square {dest} is held by "
+         f"{holder.name if holder else ''}: one unit a square")
+    moved = battle.copy()
+    x, y = centre(battle, dest)
+    moved.update_unit(unit.id, x=x, y=y)
+    need(not enemies_adjacent(moved, moved.units[unit.id]) or dest == box(battle, unit),
+         "moving next to the enemy is a charge: order a Charge")
+
+
+def resolve_move_unit(battle, action, dice) -> list:
+    unit = battle.units[action.unit]
+    g = battle.battlefield.grid
+    dest = (int(action.to[0] // g), int(action.to[1] // g))
+    n = reach(battle, unit, allowance(battle, unit, action.formation)).get(dest, 0)
+    x, y = centre(battle, dest)
+    for l in generals_with(battle, unit):
+        battle.update_leader(l.id, x=x, y=y)
+    form = action.formation or unit.formation
+    battle.update_unit(unit.id, x=x, y=y, facing=action.facing % 360, formation=form,
+                       moved=max(n, 1))
+    turn = battle.state.turn
+    events = []
+    if form != unit.formation:
+        battle.mark_unit(unit.id, unlimbered=turn if form == "line" else None)
+        events.append(FormationChanged(unit.name, "unlimbered" if form == "line" else "limbered"))
+    if utype(unit) in ("infantry", "foot_artillery") and n >= 2 or \
+            (utype(unit) == "horse_artillery" and n >= 2 and form == "limbered"):
+        battle.mark_unit(unit.id, marched=turn)
+    events.append(UnitMoved(unit.name, dest, action.facing % 360, n))
+    return events
+
+
+def check_change_formation(battle, action) -> None:
+    unit = own_unit(battle, action.unit)
+    need(not unit.moved, f"{unit.name} has already moved this turn")
+    need(not mark(unit, "engaged"), f"{unit.name} is in close combat")
+    t = utype(unit)
+    allowed = ("line", "limbered") if t.endswith("artillery") else \
+        ("line", "square") if t == "infantry" else ()
+    need(action.formation in allowed and action.formation != unit.formation,
+         f"{unit.name} may form {', '.join(a for a in allowed if a != unit.formation) or 'nothing'}")
+
+
+def resolve_change_formation(battle, action, dice) -> list:
+    unit = battle.units[action.unit]
+    battle.update_unit(unit.id, formation=action.formation, moved=1)
+    if action.formation == "line" and utype(unit).endswith("artillery"):
+        battle.mark_unit(unit.id, unlimbered=battle.state.turn)
+    return [FormationChanged(unit.name, action.formation)]
+
+
+def check_move_leader(battle, action) -> None:
+    leader = battle.leaders.get(action.leader)
+    need(leader is not None and not leader.eliminated, f"there is no general {action.leader!r}")
+    need(leader.side == battle.state.active, f"{leader.name} is not on the side to move")
+    need(not leader.moved, f"{leader.name} has already moved")
+    g = battle.battlefield.grid
+    dest = (int(action.to[0] // g), int(action.to[1] // g))
+    need(on_table(battle, dest), "off the table")
+    need(squares(box(battle, leader), dest) <= GENERAL_MOVE,
+         f"a General rides {GENERAL_MOVE} squares")
+
+
+def resolve_move_leader(battle, action, dice) -> list:
+    leader = battle.leaders[action.leader]
+    g = battle.battlefield.grid
+    dest = (int(action.to[0] // g), int(action.to[1] // g))
+    x, y = centre(battle, dest)
+    battle.update_leader(leader.id, x=x, y=y, moved=True)
+    return [LeaderMoved(leader.name, dest)]
+
+
+def may_charge(battle, unit) -> str:
+    t = utype(unit)
+    if t not in ("infantry", "cavalry"):
+        return "only formed infantry and cavalry charge"
+    if unit.moved or spent(unit) or mark(unit, "engaged"):
+        return f"{unit.name} has moved, is retiring or is in close combat"
+    if weakened(battle, unit):
+        return f"{unit.name} has lost over half its Combat Value: no offensive action"
+    if mark(unit, "halted") == battle.state.turn or mark(unit, "no_move") == battle.state.turn:
+        return f"{unit.name} is halted this turn"
+    if unit.formation == "square":
+        return f"{unit.name} is in square"
+    return ""
