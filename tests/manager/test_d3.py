@@ -3,10 +3,7 @@
 Blue at (20, 20) faces north; a red unit at (20, y) facing south is 19 - y inches from
 blue's front centre. D3 faces are typed as 1-3.
 """
-import json
 import math
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -14,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from builders import build_table, piece, polyline, rect, session_at
+from play_checks import no_overlaps, plays_from_cli
 from manager import game_actions as ga
 from manager.autopilot import Autopilot
 from manager.errors import IllegalAction
-from manager.footprint import overlap
 from manager.model.forces import mark
 from manager.rules.d3.combat import fire_odds
 from manager.rules.d3.units import footprint
@@ -311,30 +308,15 @@ def test_random_legal_play_keeps_every_invariant_and_replays(rnd, seed):
                     break
         if not acted:
             pilot.step()
-        live = s.battle.live_units()
         for u in s.battle.units.values():
             assert 0 <= u.hits <= 9
-        for i, a in enumerate(live):
-            for c in live[i + 1:]:
-                if abs(a.x - c.x) < 8 and abs(a.y - c.y) < 8:
-                    assert not overlap(footprint(s.battle, a), footprint(s.battle, c)), (a.id, c.id)
+        no_overlaps(s.battle, footprint)
     assert pilot.refused == 0
     again = Session.replay(_fresh(seed), list(s.entries))
     assert again.battle.fingerprint() == s.battle.fingerprint()
 
 
-def cli(*args):
-    return subprocess.run([sys.executable, "-m", "manager.cli", *args], capture_output=True,
-                          text=True, cwd=ROOT, timeout=600)
-
-
 def test_the_demo_and_austerlitz_play_from_the_cli():
-    r = cli("simulate", str(HANAU), "--json")
-    assert r.returncode == 0, r.stderr
-    assert json.loads(r.stdout)["ruleset"] == "d3"
-    r = cli("simulate", str(ROOT / "scenarios" / "austerlitz.toml"), "--ruleset", "d3",
-            "--turns", "2", "--json")
-    assert r.returncode == 0, r.stderr
-    report = json.loads(r.stdout)
+    report = plays_from_cli(D3, HANAU)
     assert sum(c["hits_taken"] for side in report["sides"].values()
                for c in side["commands"].values()) > 0

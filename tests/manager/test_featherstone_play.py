@@ -1,17 +1,14 @@
 """Featherstone-like play as a whole: random legal play never breaks an invariant, a
 battle replays to the same state, and the demo and Austerlitz play from the CLI."""
-import json
 import math
-import subprocess
-import sys
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from manager import game_actions as ga
+from play_checks import no_overlaps, plays_from_cli
 from manager.autopilot import Autopilot
 from manager.errors import IllegalAction
-from manager.footprint import overlap
 from manager.rules.featherstone.state import footprint
 from manager.scenario_io import load_scenario
 from manager.session import Session
@@ -45,11 +42,7 @@ def candidates(s, pick):
 def invariants(b):
     for u in b.units.values():
         assert 0 <= u.hits <= u.max_hits
-    live = b.live_units()
-    for i, a in enumerate(live):
-        for c in live[i + 1:]:
-            if abs(a.x - c.x) < 8 and abs(a.y - c.y) < 8:
-                assert not overlap(footprint(b, a), footprint(b, c)), (a.id, c.id)
+    no_overlaps(b, footprint)
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -98,25 +91,8 @@ def test_eliminated_units_are_refused_every_order():
         raise AssertionError(f"{action} was allowed")
 
 
-def cli(*args):
-    return subprocess.run([sys.executable, "-m", "manager.cli", *args], capture_output=True,
-                          text=True, cwd=ROOT, timeout=600)
-
-
-def test_the_demo_plays_from_the_cli():
-    r = cli("simulate", str(DEMO), "--json")
-    assert r.returncode == 0, r.stderr
-    report = json.loads(r.stdout)
-    assert report["ruleset"] == "featherstone" and report["turns"] >= 1
-    assert report["result"]["reason"]
-
-
-def test_austerlitz_plays_under_featherstone_on_a_table_in_inches():
-    r = cli("simulate", str(ROOT / "scenarios" / "austerlitz.toml"), "--ruleset", "featherstone",
-            "--turns", "2", "--json")
-    assert r.returncode == 0, r.stderr
-    report = json.loads(r.stdout)
-    assert report["ruleset"] == "featherstone"
+def test_the_demo_and_austerlitz_play_from_the_cli_on_a_table_in_inches():
+    report = plays_from_cli("featherstone", DEMO)
     taken = sum(c["hits_taken"] for side in report["sides"].values()
                 for c in side["commands"].values())
     assert taken > 0

@@ -3,9 +3,6 @@
 Faces: 1 Officer, 2-3 Target, 4 Flag, 5 Fire, 6 Sabre. Blue faces east, red west, on a
 grid of 3-inch squares. A trained unit throws 3 dice and has Combat Value 7.
 """
-import json
-import subprocess
-import sys
 from dataclasses import replace
 from fractions import Fraction
 from itertools import product
@@ -15,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from builders import area, build, centre, line, point, unit
+from play_checks import plays_from_cli
 from manager import game_actions as ga
 from manager.autopilot import Autopilot
 from manager.dice import QueueSource
@@ -328,12 +326,4 @@ def test_random_legal_play_keeps_every_invariant_and_replays(rnd, seed):
 
 
 def test_the_demo_and_austerlitz_play_from_the_cli():
-    def cli(*args):
-        return subprocess.run([sys.executable, "-m", "manager.cli", *args], capture_output=True,
-                              text=True, cwd=ROOT, timeout=600)
-    r = cli("simulate", str(ARCOLE), "--json")
-    assert r.returncode == 0, r.stderr
-    assert json.loads(r.stdout)["ruleset"] == H
-    r = cli("simulate", str(ROOT / "scenarios" / "austerlitz.toml"), "--ruleset", H,
-            "--turns", "3", "--json")
-    assert r.returncode == 0, r.stderr
+    plays_from_cli(H, ARCOLE, austerlitz_turns=3)

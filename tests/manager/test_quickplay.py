@@ -3,10 +3,7 @@
 A 16-figure line is 8 files of 0.5 inch (4 x 1 inches). Blue at (20, 20) faces north;
 a red line at (20, y) facing south is 19 - y inches away, edge to edge.
 """
-import json
 import math
-import subprocess
-import sys
 from dataclasses import replace
 from fractions import Fraction
 from itertools import product
@@ -16,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from builders import build_table, piece, polyline, rect, session_at
+from play_checks import no_overlaps, plays_from_cli
 from manager import game_actions as ga
 from manager.autopilot import Autopilot
 from manager.errors import IllegalAction
-from manager.footprint import overlap
 from manager.model.forces import mark
 from manager.rules.quickplay.combat import volley
 from manager.rules.quickplay.melee import fighter, fire_odds
@@ -339,25 +336,13 @@ def test_random_legal_play_keeps_every_invariant_and_replays(rnd, seed, activati
                     break
         if not acted:
             pilot.step()
-        live = s.battle.live_units()
         for u in s.battle.units.values():
             assert 0 <= u.hits <= u.max_hits
-        for i, a in enumerate(live):
-            for c in live[i + 1:]:
-                if abs(a.x - c.x) < 10 and abs(a.y - c.y) < 10:
-                    assert not overlap(footprint(s.battle, a), footprint(s.battle, c)), (a.id, c.id)
+        no_overlaps(s.battle, footprint)
     assert pilot.refused == 0
     again = Session.replay(_fresh(seed, activation), list(s.entries))
     assert again.battle.fingerprint() == s.battle.fingerprint()
 
 
 def test_the_demo_and_austerlitz_play_from_the_cli():
-    def cli(*args):
-        return subprocess.run([sys.executable, "-m", "manager.cli", *args], capture_output=True,
-                              text=True, cwd=ROOT, timeout=600)
-    r = cli("simulate", str(MAIDA), "--json")
-    assert r.returncode == 0, r.stderr
-    assert json.loads(r.stdout)["ruleset"] == "quickplay"
-    r = cli("simulate", str(ROOT / "scenarios" / "austerlitz.toml"), "--ruleset", QP,
-            "--turns", "2", "--json")
-    assert r.returncode == 0, r.stderr
+    plays_from_cli(QP, MAIDA)
