@@ -118,6 +118,26 @@ def aspect(target: Footprint, point) -> str:
     return "flank"
 
 
+def inside(fp: Footprint, width: float, height: float) -> bool:
+    """Is the whole base on a table of width x height inches?"""
+    minx, miny, maxx, maxy = fp.polygon().bounds
+    return minx >= -EPS and miny >= -EPS and maxx <= width + EPS and maxy <= height + EPS
+
+
+def slide(fp: Footprint, way: float, inches: float, stop, step: float = 0.5):
+    """Advance a base straight along bearing `way`, `step` inches at a time, up to `inches`
+    (retreats, recoils, pursuits). `stop(base)` says why it may not stand there ('' to go
+    on). Returns (inches gone, the reason it stopped or '')."""
+    hx, hy = heading(way)
+    done = 0.0
+    while done + step <= inches + 1e-9:
+        why = stop(fp.moved(fp.x + hx * (done + step), fp.y + hy * (done + step)))
+        if why:
+            return done, why
+        done += step
+    return done, ""
+
+
 def travel(a: Footprint, b: Footprint) -> float:
     """How far the farthest-moving figure goes from base a to base b: the largest
     corner displacement (a wheel moves the outer flank farther than the centre)."""

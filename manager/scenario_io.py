@@ -181,6 +181,9 @@ def battle_from_dict(data: dict, path="<scenario>", ruleset_id: str | None = Non
         ids.add(value)
         return value
 
+    # a leader trait any ruleset knows is kept; rulesets that do not know it ignore it
+    known = sorted(set().union(*(get_ruleset(rid).traits for rid in ruleset_ids())))
+
     def leader_from(r: _Reader, side: str) -> Leader:
         r.unknown({"id", "name", "quality", "trait", "at", "pos"})
         lid = new_id(r)
@@ -188,8 +191,6 @@ def battle_from_dict(data: dict, path="<scenario>", ruleset_id: str | None = Non
         if not 0 <= q <= 6:
             r.fail("quality", f"expected 1 (abysmal) to 6 (superior), or 0 to roll; got {q}")
         trait = r.get("trait", str, "")
-        # a trait any ruleset knows is kept; rulesets that do not know it ignore it
-        known = sorted(set().union(*(get_ruleset(rid).traits for rid in ruleset_ids())))
         if trait and trait not in known:
             r.fail("trait", f"expected one of {', '.join(known) or 'none'}, got {trait!r}")
         x, y = place(r)

@@ -37,3 +37,50 @@ def plays_from_cli(ruleset: str, demo: Path, austerlitz_turns: int = 2) -> dict:
     report = json.loads(r.stdout)
     assert report["ruleset"] == ruleset
     return report
+
+
+def play_and_replay(fresh, rnd, orders, check, steps: int = 200):
+    """Random legal play, checked after every action, then replayed from the log.
+
+    `fresh()` builds a new battle; `orders(battle, rnd)` proposes orders for the side to
+    move: half the time the first legal one is played, otherwise the automatic
+    commander's; `check(battle)` asserts the invariants. The commander must never be
+    refused, and the replay must reach the same state.
+    """
+    from manager.autopilot import Autopilot
+    from manager.session import Session
+    s = Session(fresh())
+    pilot = Autopilot(s)
+    for _ in range(steps):
+        b = s.battle
+        if b.state.over:
+            break
+        acted = False
+        if b.state.started and rnd.random() < 0.5 and b.live_units(b.state.active):
+            for action in orders(b, rnd):
+                if s.is_legal(action):
+                    s.execute(action)
+                    acted = True
+                    break
+        if not acted:
+            pilot.step()
+        check(s.battle)
+    assert pilot.refused == 0
+    again = Session.replay(fresh(), list(s.entries))
+    assert again.battle.fingerprint() == s.battle.fingerprint()
+    return s
+
+
+def table_orders(distances):
+    """Random orders on an open table: a move some inches at a bearing (ending facing it),
+    a volley and a charge at a random enemy."""
+    import math
+    from manager import game_actions as ga
+
+    def orders(b, rnd):
+        u = rnd.choice(b.live_units(b.state.active))
+        e = rnd.choice(b.live_units(b.enemy_of(b.state.active)))
+        ang, d = rnd.choice(range(0, 360, 30)), rnd.choice(distances)
+        to = (u.x + d * math.sin(math.radians(ang)), u.y - d * math.cos(math.radians(ang)))
+        return (ga.MoveUnit(u.id, to, ang), ga.Fire(u.id, e.id), ga.Charge(u.id, e.id))
+    return orders

@@ -120,11 +120,17 @@ class Ruleset:
     def __init__(self):
         self._checkers: dict[str, Callable] = {}
         self._resolvers: dict[str, Callable] = {}
+        self._odds: dict[str, Callable] = {}
 
     # ---- registration ----------------------------------------------------------------
-    def plays(self, action_cls, check: Callable, resolve: Callable) -> None:
+    def plays(self, action_cls, check: Callable, resolve: Callable,
+              odds: Callable | None = None) -> None:
+        """Register an action's checker and resolver, and `odds(battle, action)` if its
+        outcome can be told exactly before the dice."""
         self._checkers[action_cls.__name__] = check
         self._resolvers[action_cls.__name__] = resolve
+        if odds is not None:
+            self._odds[action_cls.__name__] = odds
 
     # ---- the engine's calls --------------------------------------------------------------
     def check(self, battle, action) -> None:
@@ -176,7 +182,10 @@ class Ruleset:
 
     # ---- queries the UI and the automatic commander use (rulesets override) ----------------
     def odds(self, battle, action):
-        raise IllegalAction(f"{self.name} gives no odds for {action.__class__.__name__}")
+        name = action.__class__.__name__
+        if name not in self._odds:
+            raise IllegalAction(f"{self.name} gives no odds for {name}")
+        return self._odds[name](battle, action)
 
     def scenario_notes(self, battle) -> list[str]:
         """What the ruleset would tell a scenario author about this battle."""

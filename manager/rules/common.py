@@ -72,6 +72,7 @@ class OrdersCommander:
     """The frame of an automatic commander: one side, the phase's done-list, legality by
     the rules' own check, and standing orders with objectives in inches."""
     ruleset_id = ""
+    steps: dict = {}           # phase -> the method proposing that phase's next order
 
     def __init__(self, battle, side: str):
         from . import get_ruleset
@@ -89,6 +90,14 @@ class OrdersCommander:
             return True
         except IllegalAction:
             return False
+
+    def next_action(self):
+        """The next order for this side, EndPhase when it has none; None if not its turn."""
+        from ..game_actions import EndPhase
+        if not self.new_phase():
+            return None
+        name = self.steps.get(self.battle.state.phase)
+        return (getattr(self, name)() if name else None) or EndPhase()
 
     def new_phase(self) -> bool:
         """Track the phase; False when it is not this side's to play."""
@@ -108,6 +117,21 @@ class OrdersCommander:
 
     # ---- moves every inch commander makes the same way ----------------------------------
     EDGE_BEARING = {"west": 270, "east": 90, "north": 0, "south": 180}
+
+    def first_order(self, pieces, propose, skip=lambda piece: False):
+        """The first order `propose(piece)` makes for a piece not yet decided this phase;
+        each piece is decided once (`skip` passes one over without deciding it)."""
+        for piece in pieces:
+            if piece.id in self.done or skip(piece):
+                continue
+            self.done.add(piece.id)
+            action = propose(piece)
+            if action is not None:
+                return action
+        return None
+
+    def leaders(self) -> list:
+        return sorted(self.battle.live_leaders(self.side), key=lambda l: l.id)
 
     def back_bearing(self) -> float:
         return self.EDGE_BEARING.get(self.battle.sides[self.side].home_edge, 270)

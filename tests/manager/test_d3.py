@@ -3,7 +3,6 @@
 Blue at (20, 20) faces north; a red unit at (20, y) facing south is 19 - y inches from
 blue's front centre. D3 faces are typed as 1-3.
 """
-import math
 from dataclasses import replace
 from pathlib import Path
 
@@ -11,15 +10,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from builders import build_table, piece, polyline, rect, session_at
-from play_checks import no_overlaps, plays_from_cli
+from play_checks import no_overlaps, play_and_replay, plays_from_cli, table_orders
 from manager import game_actions as ga
-from manager.autopilot import Autopilot
 from manager.errors import IllegalAction
 from manager.model.forces import mark
 from manager.rules.d3.combat import fire_odds
 from manager.rules.d3.units import footprint
 from manager.scenario_io import load_scenario
-from manager.session import Session
 
 D3 = "d3"
 ROOT = Path(__file__).resolve().parents[2]
@@ -289,31 +286,11 @@ def _fresh(seed):
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.randoms(use_true_random=False), st.integers(1, 10_000))
 def test_random_legal_play_keeps_every_invariant_and_replays(rnd, seed):
-    s = Session(_fresh(seed))
-    pilot = Autopilot(s)
-    for _ in range(200):
-        b = s.battle
-        if b.state.over:
-            break
-        acted = False
-        if b.state.started and rnd.random() < 0.5:
-            units, enemies = b.live_units(b.state.active), b.live_units(b.enemy_of(b.state.active))
-            u, e = rnd.choice(units), rnd.choice(enemies)
-            ang, d = rnd.choice(range(0, 360, 30)), rnd.choice([2.0, 5.0, 9.0, 12.0])
-            to = (u.x + d * math.sin(math.radians(ang)), u.y - d * math.cos(math.radians(ang)))
-            for action in (ga.MoveUnit(u.id, to, ang), ga.Fire(u.id, e.id), ga.Charge(u.id, e.id)):
-                if s.is_legal(action):
-                    s.execute(action)
-                    acted = True
-                    break
-        if not acted:
-            pilot.step()
-        for u in s.battle.units.values():
+    def check(b):
+        for u in b.units.values():
             assert 0 <= u.hits <= 9
-        no_overlaps(s.battle, footprint)
-    assert pilot.refused == 0
-    again = Session.replay(_fresh(seed), list(s.entries))
-    assert again.battle.fingerprint() == s.battle.fingerprint()
+        no_overlaps(b, footprint)
+    play_and_replay(lambda: _fresh(seed), rnd, table_orders([2.0, 5.0, 9.0, 12.0]), check)
 
 
 def test_the_demo_and_austerlitz_play_from_the_cli():

@@ -3,7 +3,6 @@
 A 16-figure line is 8 files of 0.5 inch (4 x 1 inches). Blue at (20, 20) faces north;
 a red line at (20, y) facing south is 19 - y inches away, edge to edge.
 """
-import math
 from dataclasses import replace
 from fractions import Fraction
 from itertools import product
@@ -13,9 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from builders import build_table, piece, polyline, rect, session_at
-from play_checks import no_overlaps, plays_from_cli
+from play_checks import no_overlaps, play_and_replay, plays_from_cli, table_orders
 from manager import game_actions as ga
-from manager.autopilot import Autopilot
 from manager.errors import IllegalAction
 from manager.model.forces import mark
 from manager.rules.quickplay.combat import volley
@@ -23,6 +21,7 @@ from manager.rules.quickplay.melee import fighter, fire_odds
 from manager.rules.quickplay.moves import FollowMe
 from manager.rules.quickplay.units import footprint
 from manager.scenario_io import load_scenario
+from manager.dice import QueueSource
 from manager.session import Session
 
 QP = "quickplay"
@@ -292,7 +291,7 @@ def test_the_card_deck_one_activation_a_card():
     units = [piece("b", "blue", "line_infantry", (20, 30)), piece("b2", "blue", "line_infantry", (30, 30)),
              piece("r", "red", "line_infantry", (20, 5))]
     b = table(units, options={"activation": "cards"}, height=40)
-    s = Session(b, __import__("manager.dice", fromlist=["QueueSource"]).QueueSource([1]))
+    s = Session(b, QueueSource([1]))
     s.execute(ga.StartBattle())    # deck: blue (red cards) 3 pieces, red (black) 2; a 1: blue
     assert (s.battle.state.phase, s.battle.state.active) == ("act", "blue")
     s.source.push(3)
@@ -317,31 +316,12 @@ def _fresh(seed, activation="initiative"):
 @given(st.randoms(use_true_random=False), st.integers(1, 10_000),
        st.sampled_from(["initiative", "cards"]))
 def test_random_legal_play_keeps_every_invariant_and_replays(rnd, seed, activation):
-    s = Session(_fresh(seed, activation))
-    pilot = Autopilot(s)
-    for _ in range(220):
-        b = s.battle
-        if b.state.over:
-            break
-        acted = False
-        if b.state.started and rnd.random() < 0.5 and b.live_units(b.state.active):
-            u = rnd.choice(b.live_units(b.state.active))
-            e = rnd.choice(b.live_units(b.enemy_of(b.state.active)))
-            ang, d = rnd.choice(range(0, 360, 30)), rnd.choice([2.0, 6.0, 10.0])
-            to = (u.x + d * math.sin(math.radians(ang)), u.y - d * math.cos(math.radians(ang)))
-            for action in (ga.MoveUnit(u.id, to, ang), ga.Fire(u.id, e.id), ga.Charge(u.id, e.id)):
-                if s.is_legal(action):
-                    s.execute(action)
-                    acted = True
-                    break
-        if not acted:
-            pilot.step()
-        for u in s.battle.units.values():
+    def check(b):
+        for u in b.units.values():
             assert 0 <= u.hits <= u.max_hits
-        no_overlaps(s.battle, footprint)
-    assert pilot.refused == 0
-    again = Session.replay(_fresh(seed, activation), list(s.entries))
-    assert again.battle.fingerprint() == s.battle.fingerprint()
+        no_overlaps(b, footprint)
+    play_and_replay(lambda: _fresh(seed, activation), rnd, table_orders([2.0, 6.0, 10.0]),
+                    check, steps=220)
 
 
 def test_the_demo_and_austerlitz_play_from_the_cli():

@@ -29,18 +29,10 @@ class D3(TableRuleset, Ruleset):
         self.plays(ga.EndPhase, flow.check_end_phase, flow.resolve_end_phase)
         self.plays(ga.MoveUnit, moves.check_move_unit, moves.resolve_move_unit)
         self.plays(ga.MoveLeader, moves.check_move_leader, moves.resolve_move_leader)
-        self.plays(ga.Charge, moves.check_charge, moves.resolve_charge)
-        self.plays(ga.Fire, combat.check_fire, combat.resolve_fire)
-        self.plays(ga.ResolveMelee, combat.check_resolve_melee, combat.resolve_melee)
-
-    def odds(self, battle, action):
-        if isinstance(action, ga.Fire):
-            return combat.fire_odds(battle, action)
-        if isinstance(action, ga.ResolveMelee):
-            return combat.melee_odds(battle, combat.find(battle, action.defender))
-        if isinstance(action, ga.Charge):
-            return combat.charge_odds(battle, action)
-        return super().odds(battle, action)
+        self.plays(ga.Charge, moves.check_charge, moves.resolve_charge, combat.charge_odds)
+        self.plays(ga.Fire, combat.check_fire, combat.resolve_fire, combat.fire_odds)
+        self.plays(ga.ResolveMelee, combat.check_resolve_melee, combat.resolve_melee,
+                   combat.resolve_melee_odds)
 
     def melees(self, battle):
         return combat.melees(battle)

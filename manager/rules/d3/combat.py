@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from ...actions import need
 from ...events import HitsTaken, MeleeResolved, UnitFired, UnitRetreated
-from ...footprint import angle_between, aspect, bearing, heading, overlap
+from ...footprint import angle_between, aspect, bearing, heading, inside, overlap, slide
 from ...odds import Dist, Odds, OddsLine
 from ..common import Melee, charges_by_target, find_melee
 from .moves import own_unit
@@ -136,16 +136,10 @@ def _recoil(battle, a, d, events) -> None:
     hx, hy = heading(way)
     facing = round((way + 180) % 360)
     others = [o for o in near(battle, a.pos, 20) if o.id != a.id]
-    done, step = 0.0, 0.5
     bf = battle.battlefield
-    while done + step <= MOVE["cavalry"] / 2:
-        fp = footprint(battle, a, x=a.x + hx * (done + step), y=a.y + hy * (done + step),
-                       facing=facing)
-        minx, miny, maxx, maxy = fp.polygon().bounds
-        if minx < 0 or miny < 0 or maxx > bf.width or maxy > bf.height or any(
-                overlap(fp, footprint(battle, o)) for o in others):
-            break
-        done += step
+    done, _ = slide(footprint(battle, a, facing=facing), way, MOVE["cavalry"] / 2,
+                    lambda fp: "" if inside(fp, bf.width, bf.height) and not any(
+                        overlap(fp, footprint(battle, o)) for o in others) else "stop")
     if done == 0 and any(overlap(footprint(battle, a, facing=facing), footprint(battle, o))
                          for o in others):
         facing = a.facing
@@ -183,6 +177,10 @@ def melee_odds(battle, m: Melee, activation: Fraction = Fraction(1)) -> Odds:
     odds.outcomes[f"{d.name} destroyed"] = dist.p_at_least(d.hits)
     odds.outcomes[f"{a.name} retreats half a move"] = activation * (1 - hits.p_at_least(d.hits))
     return odds
+
+
+def resolve_melee_odds(battle, action) -> Odds:
+    return melee_odds(battle, find(battle, action.defender))
 
 
 def charge_odds(battle, action) -> Odds:

@@ -8,48 +8,26 @@ from __future__ import annotations
 
 from ...errors import IllegalAction
 from ...footprint import angle_between, bearing, distance, heading
-from ...game_actions import Charge, EndPhase, Fire, MoveLeader, MoveUnit
+from ...game_actions import Charge, Fire, MoveLeader, MoveUnit
 from ...model.forces import mark
 from ..common import OrdersCommander
 from .combat import charge_odds, fire_odds, melees
 from .tables import GENERAL_MOVE, MOVE, RANGE
 from .units import near, threatened_general, utype
 
-EDGE_BEARING = {"west": 270, "east": 90, "north": 0, "south": 180}
-
-
 class Commander(OrdersCommander):
     ruleset_id = "d3"
-
-    def next_action(self):
-        b = self.battle
-        if not self.new_phase():
-            return None
-        step = {"move": self._move, "shoot": self._shoot, "melee": self._melee}.get(b.state.phase)
-        return (step() if step else None) or EndPhase()
+    steps = {"move": "_move", "shoot": "_shoot", "melee": "_melee"}
 
     # ---- movement ------------------------------------------------------------------------
     def _move(self):
-        b = self.battle
-        for l in sorted(b.live_leaders(self.side), key=lambda l: l.id):
-            if l.moved or l.id in self.done:
-                continue
-            self.done.add(l.id)
-            action = self._general(l)
-            if action is not None:
-                return action
-        for u in b.live_units(self.side):
-            if u.id in self.done or u.moved or mark(u, "charging"):
-                continue
-            self.done.add(u.id)
-            action = self._unit(u)
-            if action is not None:
-                return action
-        return None
+        return (self.first_order(self.leaders(), self._general, lambda l: l.moved)
+                or self.first_order(self.battle.live_units(self.side), self._unit,
+                                    lambda u: u.moved or mark(u, "charging")))
 
     def _general(self, l):
         b = self.battle
-        back = EDGE_BEARING.get(b.sides[self.side].home_edge, 270)
+        back = self.back_bearing()
         if threatened_general(b, l):
             for k in (1.0, 0.75, 0.5, 0.25):
                 hx, hy = heading(back)
@@ -86,7 +64,7 @@ class Commander(OrdersCommander):
             return self._face(u, enemy)
         standoff = {"infantry": 10.0, "skirmishers": 10.0, "artillery": 30.0, "cavalry": 10.0}[t]
         if kind == "withdraw":
-            way, want = EDGE_BEARING.get(b.sides[self.side].home_edge, 270), MOVE[t]
+            way, want = self.back_bearing(), MOVE[t]
         else:
             goal = enemy.pos if (gap < 30 or obj is None or kind == "hold") else obj
             if kind == "hold" and obj is not None and distance(u.pos, obj) > 3:

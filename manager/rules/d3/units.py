@@ -10,7 +10,7 @@ from __future__ import annotations
 from shapely.geometry import LineString, Point
 
 from ...events import declare_event
-from ...footprint import Footprint, distance, overlap, swept
+from ...footprint import Footprint, distance, inside, overlap, swept
 from ...model.forces import mark
 from ...table_terrain import table_terrain
 from .tables import (CROSSING_LANDING, DEPTH, EVENTS, FRONTAGE, GENERAL_REROLL_REACH,
@@ -106,8 +106,7 @@ def ground_refusal(battle, unit, start: Footprint, end: Footprint, ignore=(),
     """Why the unit may not go from start to end in a straight line ('' when it may);
     a charge may end touching enemies (the one it charges, and any beside it)."""
     bf = battle.battlefield
-    minx, miny, maxx, maxy = end.polygon().bounds
-    if minx < -1e-6 or miny < -1e-6 or maxx > bf.width + 1e-6 or maxy > bf.height + 1e-6:
+    if not inside(end, bf.width, bf.height):
         return "the base would leave the table"
     t = table_terrain(bf)
     kind = utype(unit)

@@ -9,7 +9,7 @@ from ... import game_actions as ga
 from .. import register_ruleset
 from ..base import Ruleset
 from ..common import TableRuleset
-from . import charges, fire, flow, melee, moves
+from . import charges, fire, flow, melee, melee_odds, morale, moves
 from .state import footprint as _footprint
 from .tables import FORMATIONS, GENERAL_NEAR, OPTIONS, PHASES, PROFILES, TRAITS
 
@@ -29,28 +29,17 @@ class Featherstone(TableRuleset, Ruleset):
         self.plays(ga.StartBattle, flow.check_start, flow.resolve_start)
         self.plays(ga.ChooseInitiative, flow.check_choose, flow.resolve_choose)
         self.plays(ga.EndPhase, flow.check_end_phase, flow.resolve_end_phase)
-        self.plays(ga.Rally, flow.check_rally, flow.resolve_rally)
+        self.plays(ga.Rally, flow.check_rally, flow.resolve_rally, morale.rally_odds)
         self.plays(ga.MoveLeader, moves.check_move_leader, moves.resolve_move_leader)
-        self.plays(ga.Charge, charges.check_charge, charges.resolve_charge)
+        self.plays(ga.Charge, charges.check_charge, charges.resolve_charge,
+                   melee_odds.charge_odds)
         self.plays(ga.MoveUnit, moves.check_move_unit, moves.resolve_move_unit)
         self.plays(ga.ChangeFormation, moves.check_change_formation,
                    moves.resolve_change_formation)
         self.plays(moves.SoundRecall, moves.check_recall, moves.resolve_recall)
-        self.plays(ga.Fire, fire.check_fire, fire.resolve_fire)
-        self.plays(ga.ResolveMelee, melee.check_resolve_melee, melee.resolve_melee)
-
-    def odds(self, battle, action):
-        from . import melee_odds
-        if isinstance(action, ga.Fire):
-            return fire.fire_odds(battle, action)
-        if isinstance(action, ga.ResolveMelee):
-            return melee_odds.melee_odds(battle, melee.find(battle, action.defender))
-        if isinstance(action, ga.Charge):
-            return melee_odds.charge_odds(battle, action)
-        if isinstance(action, ga.Rally):
-            from .morale import rally_odds
-            return rally_odds(battle, action)
-        return super().odds(battle, action)
+        self.plays(ga.Fire, fire.check_fire, fire.resolve_fire, fire.fire_odds)
+        self.plays(ga.ResolveMelee, melee.check_resolve_melee, melee.resolve_melee,
+                   melee_odds.resolve_melee_odds)
 
     def melees(self, battle):
         return melee.melees(battle)

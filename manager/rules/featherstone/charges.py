@@ -16,7 +16,7 @@ from ...actions import need
 from ...errors import IllegalAction
 from ...game_actions import Charge
 from ...events import FormationChanged, UnitMoved, declare_event
-from ...footprint import (angle_between, bearing, contact_point, distance, overlap, swept,
+from ...footprint import (angle_between, bearing, contact_point, distance, inside, overlap, swept,
                           travel)
 from ...model.forces import mark
 from .fire import Shot, shoot
@@ -85,8 +85,7 @@ def _path_refusal(battle, unit, target, end) -> str:
         if hull.intersection(footprint(battle, o).polygon()).area > 1e-4:
             return f"{o.name} is in the way"
     bf = battle.battlefield
-    minx, miny, maxx, maxy = end.polygon().bounds
-    if minx < 0 or miny < 0 or maxx > bf.width or maxy > bf.height:
+    if not inside(end, bf.width, bf.height):
         return "it would leave the table"
     return ""
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ...errors import IllegalAction
 from ...footprint import angle_between, bearing, distance, heading
-from ...game_actions import (ChangeFormation, Charge, EndPhase, Fire, MoveLeader, MoveUnit,
+from ...game_actions import (ChangeFormation, Charge, Fire, MoveLeader, MoveUnit,
                              Rally)
 from ...model.forces import mark
 from ..common import OrdersCommander
@@ -22,21 +22,10 @@ from .morale import may_influence, to_check
 from .state import allowance, arm, move_rate, near_units, unit_gap
 from .tables import GENERAL_MOVE, NEAR_MOD
 
-EDGE_BEARING = {"west": 270, "east": 90, "north": 0, "south": 180}
-
-
 class Commander(OrdersCommander):
     ruleset_id = "featherstone"
-
-    def next_action(self):
-        b = self.battle
-        if not self.new_phase():
-            return None
-        phase = b.state.phase
-        step = {"rally": self._rally, "generals": self._generals, "charges": self._charges,
-                "moves": self._moves, "fire_first": self._fire, "fire": self._fire,
-                "melee": self._melee}.get(phase)
-        return (step() if step else None) or EndPhase()
+    steps = {"rally": "_rally", "generals": "_generals", "charges": "_charges",
+             "moves": "_moves", "fire_first": "_fire", "fire": "_fire", "melee": "_melee"}
 
     # ---- steps -------------------------------------------------------------------------
     def _rally(self):
@@ -54,14 +43,10 @@ class Commander(OrdersCommander):
         return None
 
     def _generals(self):
-        for l in sorted(self.battle.live_leaders(self.side), key=lambda l: l.id):
-            if l.moved or l.id in self.done:
-                continue
-            self.done.add(l.id)
+        def ride(l):
             action = self.ride_behind(l, 4, GENERAL_MOVE, MoveLeader)
-            if action is not None and self.legal(action):
-                return action
-        return None
+            return action if action is not None and self.legal(action) else None
+        return self.first_order(self.leaders(), ride, lambda l: l.moved)
 
     def _charges(self):
         b = self.battle
@@ -90,14 +75,8 @@ class Commander(OrdersCommander):
 
     def _moves(self):
         b = self.battle
-        for u in b.live_units(self.side):
-            if u.id in self.done or u.moved >= 2 or mark(u, "charging"):
-                continue
-            self.done.add(u.id)
-            action = self._move_for(u)
-            if action is not None:
-                return action
-        return None
+        return self.first_order(b.live_units(self.side), self._move_for,
+                                lambda u: u.moved >= 2 or mark(u, "charging"))
 
     def _move_for(self, u):
         b = self.battle
@@ -117,7 +96,7 @@ class Commander(OrdersCommander):
         if kind == "reserve":
             return None
         if kind == "withdraw":
-            back = EDGE_BEARING.get(b.sides[self.side].home_edge, 270)
+            back = self.back_bearing()
             return self._toward(u, back, allowance(u) / 2, keep_facing=True)
         standoff = {"infantry": 5.0, "cavalry": 9.0, "artillery": 14.0}[arm(u)]
         if gap <= standoff + 1 or (arm(u) == "artillery" and self._has_target(u)):

@@ -8,7 +8,7 @@ from shapely.geometry import Point
 
 from ...events import HitsTaken, UnitEliminated, UnitRetreated, declare_event
 from ..army_morale import settle_army
-from ...footprint import bearing, heading, overlap
+from ...footprint import bearing, heading, overlap, slide
 from ...model.forces import mark, with_marks
 from ...table_terrain import table_terrain
 from .state import arm, attached_leaders, footprint, move_rate, near_units, traits
@@ -163,19 +163,21 @@ def retreat(battle, uid: str, away_from, moves: float, face: str, how: str,
     t = table_terrain(battle.battlefield)
     bf = battle.battlefield
     others = [u for u in near_units(battle, unit.pos, inches + 12) if u.id != uid]
-    done, step = 0.0, 0.5
     fp = footprint(battle, unit, facing=facing)
-    while done + step <= inches + 1e-9:
-        nxt = fp.moved(unit.x + hx * (done + step), unit.y + hy * (done + step))
+
+    def stop(nxt) -> str:
         if not (0 <= nxt.x <= bf.width and 0 <= nxt.y <= bf.height):
-            moved_leaders(battle, unit, nxt.x, nxt.y)
-            eliminate(battle, uid, events, "driven off the table")
-            return True
-        poly = nxt.polygon()
+            return "off"
         if any(overlap(nxt, footprint(battle, o)) for o in others) or \
-                t.kinds_at(poly) & set(IMPASSABLE_AREAS):
-            break
-        done += step
+                t.kinds_at(nxt.polygon()) & set(IMPASSABLE_AREAS):
+            return "blocked"
+        return ""
+
+    done, why = slide(fp, way, inches, stop)
+    if why == "off":
+        moved_leaders(battle, unit, unit.x + hx * done, unit.y + hy * done)
+        eliminate(battle, uid, events, "driven off the table")
+        return True
     x, y = unit.x + hx * done, unit.y + hy * done
     if done == 0 and any(overlap(fp, footprint(battle, o)) for o in others):
         facing = unit.facing                   # no room even to turn: it stays as it was

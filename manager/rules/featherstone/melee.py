@@ -17,9 +17,9 @@ import math
 from dataclasses import dataclass, field
 
 from ...events import MeleeResolved, declare_event
-from ...footprint import heading
+from ...footprint import heading, inside, slide
 from ...model.forces import mark
-from ..common import Melee, find_melee, melees  # noqa: F401  (melees: for the ruleset)
+from ..common import find_melee as find, melees  # noqa: F401  (melees: for the ruleset)
 from .losses import (eliminate, half_up, hit_leaders_check, moved_leaders, retreat,
                      saving_rolls, settle, take_casualties)
 from .morale import check
@@ -33,10 +33,6 @@ Struck = declare_event("Struck", "{unit} strikes {target}: {hits} hit(s) on {dic
 ChargeHalted = declare_event("ChargeHalted", "{unit}'s charge is halted ({lost} lost)",
                              unit=str, lost=int)
 Pursued = declare_event("Pursued", "{unit} pursues {inches:.1f} inches", unit=str, inches=float)
-
-
-def find(battle, defender: str) -> Melee:
-    return find_melee(battle, defender)
 
 
 @dataclass
@@ -276,15 +272,10 @@ def pursue(battle, unit, dice, events) -> None:
             move_rate(unit) * (1 - mark(unit, "used", 1.0)), 0)
     hx, hy = heading(unit.facing)
     others = [o for o in near_units(battle, unit.pos, inches + 12) if o.id != unit.id]
-    done = 0.0
     bf = battle.battlefield
-    while done + 0.5 <= inches:
-        fp = footprint(battle, unit, x=unit.x + hx * (done + 0.5), y=unit.y + hy * (done + 0.5))
-        minx, miny, maxx, maxy = fp.polygon().bounds
-        if minx < 0 or miny < 0 or maxx > bf.width or maxy > bf.height or any(
-                fp.polygon().distance(footprint(battle, o).polygon()) < 0.1 for o in others):
-            break
-        done += 0.5
+    done, _ = slide(footprint(battle, unit), unit.facing, inches, lambda fp: "" if inside(
+        fp, bf.width, bf.height) and all(fp.polygon().distance(footprint(battle, o).polygon())
+                                         >= 0.1 for o in others) else "stop")
     if done:
         x, y = unit.x + hx * done, unit.y + hy * done
         moved_leaders(battle, unit, x, y)

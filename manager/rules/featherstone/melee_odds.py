@@ -14,9 +14,10 @@ from functools import lru_cache
 from ...errors import IllegalAction
 from ...model.forces import evolve, mark
 from ...odds import Dist, Odds, OddsLine
-from .fire import casualty_dist, close_shot, save_keep
+from ..common import Melee
+from .fire import casualty_dist, close_shot
 from .losses import half_up, save_for
-from .melee import Melee, _first_striker, bonus, striker
+from .melee import _first_striker, bonus, striker
 from .morale import column_table, modifiers
 from .state import arm, firing_figures, dice_for
 from .tables import MELEE_TARGET, MORALE_MAX, MORALE_MIN
@@ -178,6 +179,11 @@ def melee_odds(battle, m: Melee) -> Odds:
     return odds
 
 
+def resolve_melee_odds(battle, action) -> Odds:
+    from .melee import find
+    return melee_odds(battle, find(battle, action.defender))
+
+
 def _collect(pairs) -> Dist:
     top = max((k for _, k in pairs), default=0)
     from math import lcm
@@ -201,5 +207,3 @@ def charge_odds(battle, action) -> Odds:
     odds.notes.append("if the target stands; it first checks morale on the Charged column")
     return odds
 
-
-__all__ = ["melee_odds", "charge_odds", "save_keep"]

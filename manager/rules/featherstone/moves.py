@@ -17,7 +17,7 @@ from shapely.geometry import LineString, Point
 from ...actions import need, register
 from ...game_actions import GameAction
 from ...events import FormationChanged, LeaderMoved, UnitMoved
-from ...footprint import angle_between, bearing, distance, overlap, swept, travel
+from ...footprint import angle_between, bearing, distance, inside, overlap, swept, travel
 from ...model.forces import mark
 from ...table_terrain import table_terrain
 from ..common import check_ride, own_unit  # noqa: F401  (own_unit: for the other modules)
@@ -92,8 +92,7 @@ def ground_refusal(battle, unit, fp, path_from=None) -> str:
     """Why the base may not stand at fp (or pass from path_from to it): '' when it may."""
     bf = battle.battlefield
     poly = fp.polygon()
-    minx, miny, maxx, maxy = poly.bounds
-    if minx < -1e-6 or miny < -1e-6 or maxx > bf.width + 1e-6 or maxy > bf.height + 1e-6:
+    if not inside(fp, bf.width, bf.height):
         return "the base would leave the table"
     t = table_terrain(bf)
     bad = t.kinds_at(poly) & set(IMPASSABLE_AREAS)

@@ -8,6 +8,8 @@ from __future__ import annotations
 from ..army_morale import ARMY_MORALE_OPTION
 from ..base import Option, Phase, UnitProfile
 
+CREW = 4                         # a battery's gunners (the text's crew rules speak of 3-4)
+
 # generic kind: label, arm, figures (crew for a battery), move key, weapon, grade, save,
 # and the special rules that kind brings
 _TABLE = {
@@ -22,9 +24,9 @@ _TABLE = {
     "light_cavalry":   ("Light horse",        "cavalry", 12, "light_horse", "", 1, ("light_cav",)),
     "heavy_cavalry":   ("Heavy horse",        "cavalry", 12, "heavy_horse", "", 1, ("heavy_cav",)),
     "guard_cavalry":   ("Guard heavy horse",  "cavalry", 12, "heavy_horse", "", 2, ("heavy_cav",)),
-    "foot_artillery":  ("Field battery",      "artillery", 4, "field_artillery", "field", 1, ()),
-    "horse_artillery": ("Horse battery",      "artillery", 4, "horse_artillery", "field", 1, ()),
-    "heavy_artillery": ("Heavy battery",      "artillery", 4, "heavy_artillery", "heavy", 1, ()),
+    "foot_artillery":  ("Field battery",      "artillery", CREW, "field_artillery", "field", 1, ()),
+    "horse_artillery": ("Horse battery",      "artillery", CREW, "horse_artillery", "field", 1, ()),
+    "heavy_artillery": ("Heavy battery",      "artillery", CREW, "heavy_artillery", "heavy", 1, ()),
 }
 
 PROFILES = {
@@ -71,7 +73,6 @@ ARTILLERY_RANGES = {"heavy": (10, 20, 30, 40, 50), "field": (8, 16, 24, 32, 40)}
 CLOSE_CANISTER = 2               # canister damage on 2 dice at this range or less
 DAMAGE_BONUS = {"column": 1, "square": 2, "march_column": 2, "flank": 2}
 SHOTS_PER_BATTERY = 10
-CREW = 4
 
 # Counter-battery: 2D6 -> (men hit, gun destroyed); "in open" rows differ under cover
 COUNTER_BATTERY = {8: ((1, False), (0, False)), 9: ((1, False), (1, False)),
@@ -101,7 +102,6 @@ QUALITY_LABEL = {1: "Terrible", 2: "Poor", 3: "Average", 4: "Average", 5: "Good"
                  6: "Excellent"}
 SAFE_DISTANCE = 8                # inches: influence out of harm's way, recall range
 SHELTER_REACH = 2                # crews and generals shelter with a friend this close
-SKIRMISH_CLEARANCE = 2
 
 TRAITS = ()                      # no national characteristics in this text
 

@@ -32,17 +32,10 @@ class Harman(Ruleset):
         self.plays(ga.ChangeFormation, moves.check_change_formation,
                    moves.resolve_change_formation)
         self.plays(ga.MoveLeader, moves.check_move_leader, moves.resolve_move_leader)
-        self.plays(ga.Charge, combat.check_charge, combat.resolve_charge)
-        self.plays(ga.Fire, fire.check_fire, fire.resolve_fire)
+        self.plays(ga.Charge, combat.check_charge, combat.resolve_charge, combat.charge_odds)
+        self.plays(ga.Fire, fire.check_fire, fire.resolve_fire, fire.fire_odds)
         self.plays(ga.ResolveMelee, combat.check_resolve_melee, combat.resolve_melee)
         self.plays(ga.Rally, combat.check_rally, combat.resolve_rally)
-
-    def odds(self, battle, action):
-        if isinstance(action, ga.Fire):
-            return fire.fire_odds(battle, action)
-        if isinstance(action, ga.Charge):
-            return combat.charge_odds(battle, action)
-        return super().odds(battle, action)
 
     def melees(self, battle):
         return combat.melees(battle)

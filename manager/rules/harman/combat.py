@@ -15,7 +15,7 @@ from ...odds import Odds
 from ..common import own_unit
 from .board import (ORTHO, box, centre, enemies_adjacent, generals_with, kinds, occupants,
                     on_table, quality, quality_dice, spent, utype, wall_across)
-from .fire import flag_outcomes, throw_dist
+from .fire import throw_dist
 from .moves import may_charge, reach, step_refusal
 from .tables import CHARGE, FLAG, OFFICER, SABRE, TARGET
 from .tactical import Effect, count, dice_now, rout, step_back, suffer, throw
@@ -370,5 +370,3 @@ def charge_odds(battle, action) -> Odds:
     odds.notes.append("faces: 1 Officer, 2-3 Target, 4 Flag, 5 Fire, 6 Sabre")
     return odds
 
-
-__all__ = ["flag_outcomes"]

@@ -7,8 +7,8 @@ waits out of musket range; Generals join a unit that has lost heart and try to r
 """
 from __future__ import annotations
 
-from ...game_actions import (ChangeFormation, Charge, EndPhase, Fire, MoveLeader, MoveUnit,
-                             Rally, ResolveMelee)
+from ...game_actions import (ChangeFormation, Charge, Fire, MoveLeader, MoveUnit,
+                             Rally)
 from ...model.forces import mark
 from ..common import OrdersCommander
 from .board import box, centre, occupants, spent, squares, utype
@@ -20,13 +20,7 @@ from .tables import ARTILLERY
 
 class Commander(OrdersCommander):
     ruleset_id = "harman"
-
-    def next_action(self):
-        if not self.new_phase():
-            return None
-        phase = self.battle.state.phase
-        step = {"artillery": self._fire, "move": self._move}.get(phase)
-        return (step() if step else None) or EndPhase()
+    steps = {"artillery": "_fire", "move": "_move"}
 
     def _best_shot(self, u):
         b = self.battle
@@ -54,15 +48,12 @@ class Commander(OrdersCommander):
 
     def _move(self):
         b = self.battle
-        for m in melees(b):
-            return ResolveMelee(m.defender)
-        for l in sorted(b.live_leaders(self.side), key=lambda l: l.id):
-            if l.id in self.done:
-                continue
-            self.done.add(l.id)
-            action = self._general(l)
-            if action is not None:
-                return action
+        going_on = self.first_melee(melees)
+        if going_on is not None:
+            return going_on
+        action = self.first_order(self.leaders(), self._general)
+        if action is not None:
+            return action
         for u in b.live_units(self.side):
             if u.id in self.done:
                 continue

@@ -41,7 +41,6 @@ PROFILES = {kind: UnitProfile(kind, label, ARM[t], {
 # movement in squares (orthogonal steps)
 MARCH = {"infantry": 2, "skirmishers": 2, "cavalry": 3, "foot_artillery": 2,
          "horse_artillery": 3}
-TACTICAL = {"infantry": 1, "skirmishers": 2, "horse_artillery": 1}   # and still fire
 CHARGE = 4                        # cavalry, the last two squares straight
 GENERAL_MOVE = 3
 FOREST_MOVE = 1                   # skirmishers in a forest

@@ -10,7 +10,7 @@ from ...events import HitsTaken, LeaderFell, UnitEliminated, declare_event
 from ...model.forces import mark
 from .board import (ORTHO, box, centre, generals_with, kinds, occupants, on_table, quality,
                     spent)
-from .tables import FACE, FLAG, OFFICER
+from .tables import FACE
 
 Thrown = declare_event("Thrown", "{unit} throws {n} Tactical Dice{why}: {faces}",
                        unit=str, n=int, why=str, faces=str)
@@ -128,5 +128,3 @@ def dice_now(battle, unit, base: int) -> int:
     """Dice after this turn's Flag penalty."""
     return base - (1 if mark(unit, "minus") == battle.state.turn else 0)
 
-
-__all__ = ["throw", "count", "suffer", "rout", "step_back", "dice_now", "FLAG", "OFFICER"]

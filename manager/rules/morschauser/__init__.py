@@ -27,21 +27,13 @@ class Morschauser(Ruleset):
         self.plays(ga.MoveLeader, moves.check_move_leader, moves.resolve_move_leader)
         self.plays(ga.ChangeFormation, moves.check_change_formation,
                    moves.resolve_change_formation)
-        self.plays(ga.Fire, fire.check_fire, fire.resolve_fire)
-        self.plays(ga.ResolveMelee, melee.check_resolve_melee, melee.resolve_melee)
-        self.plays(ga.TableFire, tableside.check_table_fire, tableside.resolve_table_fire)
-        self.plays(ga.TableMelee, tableside.check_table_melee, tableside.resolve_table_melee)
-
-    def odds(self, battle, action):
-        if isinstance(action, ga.Fire):
-            return fire.fire_odds(battle, action)
-        if isinstance(action, ga.ResolveMelee):
-            return melee.melee_odds(battle, action)
-        if isinstance(action, ga.TableFire):
-            return tableside.table_fire_odds(battle, action)
-        if isinstance(action, ga.TableMelee):
-            return tableside.table_melee_odds(battle, action)
-        return super().odds(battle, action)
+        self.plays(ga.Fire, fire.check_fire, fire.resolve_fire, fire.fire_odds)
+        self.plays(ga.ResolveMelee, melee.check_resolve_melee, melee.resolve_melee,
+                   melee.melee_odds)
+        self.plays(ga.TableFire, tableside.check_table_fire, tableside.resolve_table_fire,
+                   tableside.table_fire_odds)
+        self.plays(ga.TableMelee, tableside.check_table_melee, tableside.resolve_table_melee,
+                   tableside.table_melee_odds)
 
     def tableside_fields(self, battle, action):
         return tableside.fields(battle, action)

@@ -36,9 +36,10 @@ class QuickPlay(TableRuleset, Ruleset):
                    moves.resolve_change_formation)
         self.plays(ga.MoveLeader, moves.check_move_leader, moves.resolve_move_leader)
         self.plays(moves.FollowMe, moves.check_follow_me, moves.resolve_follow_me)
-        self.plays(ga.Charge, melee.check_charge, melee.resolve_charge)
-        self.plays(ga.Fire, combat.check_fire, combat.resolve_fire)
-        self.plays(ga.ResolveMelee, melee.check_resolve_melee, melee.resolve_melee)
+        self.plays(ga.Charge, melee.check_charge, melee.resolve_charge, melee.charge_odds)
+        self.plays(ga.Fire, combat.check_fire, combat.resolve_fire, melee.fire_odds)
+        self.plays(ga.ResolveMelee, melee.check_resolve_melee, melee.resolve_melee,
+                   melee.resolve_melee_odds)
         self.plays(ga.Rally, melee.check_rally, melee.resolve_rally)
 
     # with the card deck a side activates one piece a card (one per player on the side)
@@ -59,15 +60,6 @@ class QuickPlay(TableRuleset, Ruleset):
             uses = dict(battle.state.marks).get("uses", 0) + 1
             battle.set_state(marks=with_marks(battle.state.marks, uses=uses))
         return events
-
-    def odds(self, battle, action):
-        if isinstance(action, ga.Fire):
-            return melee.fire_odds(battle, action)
-        if isinstance(action, ga.ResolveMelee):
-            return melee.melee_odds(battle, melee.find(battle, action.defender))
-        if isinstance(action, ga.Charge):
-            return melee.charge_odds(battle, action)
-        return super().odds(battle, action)
 
     def melees(self, battle):
         return melee.melees(battle)

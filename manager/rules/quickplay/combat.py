@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from ...actions import need
 from ...events import HitsTaken, UnitEliminated, UnitFired, UnitRetreated, declare_event
-from ...footprint import angle_between, aspect, bearing, heading, overlap
+from ...footprint import angle_between, aspect, bearing, heading, overlap, slide
 from ...model.forces import mark
 from ..common import own_unit
 from .tables import FIRE_ARC, FIGURES_PER_DIE, HIT_ON, RANGES, ROUT_AT, STEADY_FROM
@@ -196,17 +196,18 @@ def retreat(battle, uid: str, away_xy, moves: float, events: list, face_enemy=Tr
     hx, hy = heading(way)
     facing = round((way + 180) % 360) if face_enemy else round(way) % 360
     others = [o for o in near(battle, unit.pos, inches + 12) if o.id != uid]
-    bf, done = battle.battlefield, 0.0
-    while done + 0.5 <= inches:
-        fp = footprint(battle, unit, x=unit.x + hx * (done + 0.5), y=unit.y + hy * (done + 0.5),
-                       facing=facing)
+    bf = battle.battlefield
+
+    def stop(fp) -> str:
         if not (0 <= fp.x <= bf.width and 0 <= fp.y <= bf.height):
-            battle.update_unit(uid, eliminated=True, marks=())
-            events.append(UnitEliminated(f"{unit.name} (left the table)", uid))
-            return
-        if any(overlap(fp, footprint(battle, o)) for o in others):
-            break
-        done += 0.5
+            return "off"
+        return "blocked" if any(overlap(fp, footprint(battle, o)) for o in others) else ""
+
+    done, why = slide(footprint(battle, unit, facing=facing), way, inches, stop)
+    if why == "off":
+        battle.update_unit(uid, eliminated=True, marks=())
+        events.append(UnitEliminated(f"{unit.name} (left the table)", uid))
+        return
     if done == 0 and any(overlap(footprint(battle, unit, facing=facing), footprint(battle, o))
                          for o in others):
         facing = unit.facing

@@ -9,7 +9,7 @@ commands and cry "Rally men!" for a unit hit by fire close by.
 from __future__ import annotations
 
 from ...footprint import bearing, distance, heading
-from ...game_actions import Charge, EndPhase, Fire, MoveLeader, MoveUnit, Rally
+from ...game_actions import Charge, Fire, MoveLeader, MoveUnit, Rally
 from ...model.forces import mark
 from ..common import OrdersCommander
 from .melee import charge_odds, fire_odds, melees
@@ -17,38 +17,21 @@ from .moves import max_allowance
 from .tables import RANGES
 from .units import acted, arm, near, prof
 
-EDGE_BEARING = {"west": 270, "east": 90, "north": 0, "south": 180}
-
-
 class Commander(OrdersCommander):
     ruleset_id = "quickplay"
-
-    def next_action(self):
-        if not self.new_phase():
-            return None
-        phase = self.battle.state.phase
-        step = {"act": self._act, "end_fire": self._end_fire, "melee": self._melee}.get(phase)
-        return (step() if step else None) or EndPhase()
+    steps = {"act": "_act", "end_fire": "_end_fire", "melee": "_melee"}
 
     def _act(self):
         b = self.battle
-        for l in sorted(b.live_leaders(self.side), key=lambda l: l.id):
-            if l.moved or l.id in self.done:
-                continue
-            self.done.add(l.id)
-            action = self._commander(l)
-            if action is not None and self.legal(action):
-                return action
-        for u in b.live_units(self.side):
-            if u.id in self.done or acted(b, u) or mark(u, "charging"):
-                continue
-            self.done.add(u.id)
-            action = self._unit(u)
-            if action is not None:
-                return action
-        return None
+        return (self.first_order(self.leaders(), self._commander, lambda l: l.moved)
+                or self.first_order(b.live_units(self.side), self._unit,
+                                    lambda u: acted(b, u) or mark(u, "charging")))
 
     def _commander(self, l):
+        action = self._commander_order(l)
+        return action if action is not None and self.legal(action) else None
+
+    def _commander_order(self, l):
         b = self.battle
         for u in near(b, l.pos, 12, self.side):
             if mark(u, "hit_by_fire") == b.state.turn and u.hits < u.max_hits:
@@ -93,7 +76,7 @@ class Commander(OrdersCommander):
             return None
         standoff = {"infantry": 8.0, "cavalry": 10.0, "artillery": 24.0}[arm(u)]
         if kind == "withdraw":
-            way, want = EDGE_BEARING.get(b.sides[self.side].home_edge, 270), 6.0
+            way, want = self.back_bearing(), 6.0
         else:
             goal = enemy.pos if (obj is None or distance(u.pos, enemy.pos) < 24) else obj
             if kind == "hold" and obj is not None:

@@ -19,11 +19,11 @@ from ...footprint import angle_between, aspect, bearing, contact_point, distance
 from ...model.forces import mark
 from ...odds import Dist, Odds, OddsLine
 from ...table_terrain import table_terrain
-from ..common import Melee, find_melee, melees, own_unit  # noqa: F401  (melees: ruleset)
+from ..common import Melee, find_melee as find, melees, own_unit  # noqa: F401  (melees: ruleset)
 from .combat import (ChargeOutcome, RallyMen, moved_with, retreat, shoot, take,
                      test_morale, volley)
 from .moves import ground_refusal, max_allowance, roll_allowance
-from .tables import FIGURES_PER_DIE, HIT_ON
+from .tables import COMMANDER_JOIN, FIGURES_PER_DIE, HIT_ON
 from .units import (acted, arm, engaged, footprint, is_skirmish, pinned, quality,
                     shot_this_turn, sight_refusal, special)
 
@@ -111,10 +111,6 @@ def _advance(battle, unit, spot, way, inches, events) -> None:
 
 
 # ---- melee ----------------------------------------------------------------------------------
-def find(battle, defender: str) -> Melee:
-    return find_melee(battle, defender)
-
-
 def fighter(battle, unit, enemy, charging: bool) -> tuple[int, int]:
     """(dice, added to each die) for a unit in this fight."""
     flank = aspect(footprint(battle, unit), enemy.pos) != "front"
@@ -191,8 +187,8 @@ def check_rally(battle, action) -> None:
     from .moves import _own_commander
     leader = _own_commander(battle, action.leader)
     unit = own_unit(battle, action.unit)
-    need(distance(leader.pos, unit.pos) <= 12 + 1e-6,
-         f"{unit.name} is more than 12 inches from {leader.name}")
+    need(distance(leader.pos, unit.pos) <= COMMANDER_JOIN + 1e-6,
+         f"{unit.name} is more than {COMMANDER_JOIN} inches from {leader.name}")
     need(mark(unit, "hit_by_fire") == battle.state.turn or engaged(battle, unit),
          f"{unit.name} has lost nobody to shooting this turn and is not in melee")
     need(unit.hits < unit.max_hits, f"{unit.name} has lost nobody")
@@ -244,6 +240,10 @@ def melee_odds(battle, m: Melee) -> Odds:
     odds.outcomes = {"defender tests morale": more, "attackers test morale": less,
                      "drawn": equal}
     return odds
+
+
+def resolve_melee_odds(battle, action) -> Odds:
+    return melee_odds(battle, find(battle, action.defender))
 
 
 def charge_odds(battle, action) -> Odds:

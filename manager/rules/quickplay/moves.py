@@ -13,13 +13,13 @@ from shapely.geometry import LineString
 
 from ...actions import need, register
 from ...events import FormationChanged, LeaderMoved, UnitMoved, declare_event
-from ...footprint import angle_between, bearing, distance, overlap, swept, travel
+from ...footprint import angle_between, bearing, distance, inside, overlap, swept, travel
 from ...game_actions import GameAction
 from ...model.forces import mark
 from ...table_terrain import table_terrain
 from ..common import own_unit
-from .tables import (ARM_FORMATIONS, BROKEN, COLUMN_BONUS_DICE, COMMAND_TEST, DIFFICULT,
-                     DOUBLED, FIRE_ARC, IMPASSABLE, LIMBERED_BONUS, MOVE_DICE,
+from .tables import (ARM_FORMATIONS, BROKEN, COLUMN_BONUS_DICE, COMMAND_TEST, COMMANDER_JOIN,
+                     DIFFICULT, DOUBLED, FIRE_ARC, IMPASSABLE, LIMBERED_BONUS, MOVE_DICE,
                      ROAD_BONUS_DICE, STREAM_COST)
 from .units import (acted, arm, engaged, footprint, in_command, irregular, is_skirmish,
                     near, pinned, prof, quality)
@@ -123,8 +123,7 @@ def terrain_cost(battle, unit, start, end) -> tuple[float, str, bool]:
 
 def ground_refusal(battle, unit, start, end, ignore=(), charge=False) -> str:
     bf = battle.battlefield
-    minx, miny, maxx, maxy = end.polygon().bounds
-    if minx < -1e-6 or miny < -1e-6 or maxx > bf.width + 1e-6 or maxy > bf.height + 1e-6:
+    if not inside(end, bf.width, bf.height):
         return "the base would leave the table"
     hull = swept(start, end)
     for o in near(battle, end.centre, distance(start.centre, end.centre) + 12):
@@ -269,8 +268,8 @@ def check_follow_me(battle, action) -> None:
     leader = _own_commander(battle, action.leader)
     unit = own_unit(battle, action.unit)
     need(not acted(battle, unit), f"{unit.name} has already acted: lead it before it moves")
-    need(distance(leader.pos, unit.pos) <= 12 + 1e-6,
-         f"{unit.name} is more than 12 inches from {leader.name}")
+    need(distance(leader.pos, unit.pos) <= COMMANDER_JOIN + 1e-6,
+         f"{unit.name} is more than {COMMANDER_JOIN} inches from {leader.name}")
 
 
 def resolve_follow_me(battle, action, dice) -> list:
