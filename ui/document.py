@@ -20,6 +20,8 @@ from manager.errors import BerthierError, IllegalAction
 from manager.session import Session
 from manager.store import BattleFile
 
+from .wording import action_text
+
 
 class ActionCommand(QUndoCommand):
     def __init__(self, doc: "Document", before: int, after: int, text: str):
@@ -73,6 +75,28 @@ class Document(QObject):
         self._group = None
         self.manual_dice = False
         self.ask_faces = None                # set by the window: DiceRequest -> faces
+        self._adopt_history()
+
+    def _adopt_history(self) -> None:
+        """A reopened battle: each logged action an undo step, and what was undone before
+        it was saved waiting to be redone, so undo, redo and "Undo to here" carry on
+        across restarts. The commands only name log ranges: pushing or undoing them here
+        runs nothing (the session is already where the file left it)."""
+        s = self.session
+        if not s.entries and not s.redo_stack:
+            return
+        first = s.state_at(0)        # names of pieces removed since
+        for e in s.entries:
+            self.undo_stack.push(ActionCommand(self, e.index, e.index + 1,
+                                               action_text(s.battle, e.action, first)))
+        n = len(s.entries)
+        redo = list(reversed(s.redo_stack))          # the next to redo comes first
+        for k, e in enumerate(redo):
+            self.undo_stack.push(ActionCommand(self, n + k, n + k + 1,
+                                               action_text(s.battle, e.action)))
+        for _ in redo:
+            self.undo_stack.undo()
+        self.undo_stack.setClean()
 
     # ---- what to draw --------------------------------------------------------------
     @property
@@ -131,9 +155,9 @@ class Document(QObject):
             raise IllegalAction("you are looking at the past: go back to now to give orders")
         s = self.session
         before = len(s.entries)
+        label = text or action_text(s.battle, action)      # names as they stand before it
         source = ManualSource(self.ask_faces) if (self.manual_dice and self.ask_faces) else None
         s.execute(action, source)
-        label = text or _label(action)
         if self._group is not None:
             self._group.actions += 1
         else:
@@ -245,9 +269,3 @@ class Document(QObject):
 
     def selected_units(self) -> list[str]:
         return [i for i in self.selection if i in self.shown.units]
-
-
-def _label(action) -> str:
-    target = getattr(action, "unit", "") or getattr(action, "leader", "") or getattr(
-        action, "defender", "") or getattr(action, "id", "")
-    return f"{action.verb} {target}".strip()

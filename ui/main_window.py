@@ -25,6 +25,7 @@ from .document import Document
 from .files import Files
 from .library_menu import LibraryMenu
 from .settings import AppSettings
+from .wording import place
 
 TOOLS = (SelectTool, PlaceTool, BrushTool, PolylineTool, PointTool)
 
@@ -153,7 +154,7 @@ class MainWindow(QMainWindow):
         self._action(f, "After-action &report…", lambda: self.files.export_report(), None,
                      "Write the report of this battle as PDF or HTML")
         self._action(f, "&Print report…", self._print_report, "Ctrl+P")
-        self._action(f, "Open &campaign…", self.open_campaign, None,
+        self._action(f, "Open &campaign…", lambda: self.open_campaign(), None,
                      "Show a campaign's ledger and book this battle into it")
         f.addSeparator()
         self._action(f, "&Quit", self.close, QKeySequence.Quit)
@@ -257,7 +258,7 @@ class MainWindow(QMainWindow):
     def _cursor(self, x: float, y: float) -> None:
         self._cursor_pos = (x, y)
         g = self.doc.shown.battlefield.grid if self.doc else None
-        box = f"   box ({int(x // g)}, {int(y // g)})" if g else ""
+        box = f"   box {place(self.doc.shown, (x, y))}" if g else ""
         self.cursor_label.setText(f'x {x:.1f}"  y {y:.1f}"{box}')
 
     def _message(self, text: str) -> None:

@@ -137,4 +137,4 @@ def test_zoom_on_the_wheel_and_pan_with_the_middle_button(open_window, qtbot):
     assert w.view.horizontalScrollBar().value() == h + 100
     w.view.mouseMoveEvent  # the status bar shows the cursor in inches and boxes
     qtbot.mouseMove(w.view.viewport(), at(w, 31.5, 22.5))
-    assert "box (10, 7)" in w.cursor_label.text()
+    assert "box K-8" in w.cursor_label.text()         # column 10 (A=0), row 7 counted from 1

@@ -67,7 +67,7 @@ class BattleScene(QGraphicsScene):
             self._table_key = key
             self.table.setRect(QRectF(0, 0, bf.width, bf.height))
             self._grid = bf.grid
-            self.invalidate(QRectF(), QGraphicsScene.BackgroundLayer)
+            self.redraw_background()
             m = max(bf.width, bf.height) * 0.05
             self.setSceneRect(QRectF(-m, -m, bf.width + 2 * m, bf.height + 2 * m))
 
@@ -87,9 +87,17 @@ class BattleScene(QGraphicsScene):
         for fid in set(self.terrain) - seen:
             self.removeItem(self.terrain.pop(fid))
         self._drawing_order = sorted(self.terrain.values(), key=lambda i: i.zValue())
-        self.invalidate(QRectF(), QGraphicsScene.BackgroundLayer)
+        self.redraw_background()
 
     # ---- the background: table, terrain and grid, cached by the view ---------------------
+    def redraw_background(self) -> None:
+        """Drop the views' cached background. (invalidate(QRectF()) does not: a view maps
+        the null rect to an empty one and keeps its stale pixmap, so painted woods stayed
+        invisible until the next zoom.)"""
+        for view in self.views():
+            view.resetCachedContent()
+        self.update()
+
     def drawBackground(self, p, rect) -> None:
         p.fillRect(rect, OFF_TABLE)
         table = self.table.rect()

@@ -19,6 +19,15 @@ from manager.game_actions import (ChangeFormation, Charge, EndPhase, Fire, Rally
 from .odds_view import odds_html
 
 
+def result_text(b) -> str:
+    """The result banner: who won and why, or a draw when the turns ran out."""
+    st = b.state
+    if st.winner in b.sides:
+        losers = " and ".join(s.name for k, s in b.sides.items() if k != st.winner)
+        return f"{losers} must concede: {b.sides[st.winner].name} wins. {st.reason}"
+    return f"The battle is over, undecided: {st.reason}"
+
+
 class TurnDock(QDockWidget):
     def __init__(self, doc, parent=None):
         super().__init__("Turn runner", parent)
@@ -104,12 +113,14 @@ class TurnDock(QDockWidget):
         live = self.doc.preview is None
         self.banner.setVisible(st.over)
         if st.over:
-            loser = [s for s in b.sides if s != st.winner]
-            who = b.sides[loser[0]].name if st.winner and loser else "Neither army"
-            self.banner.setText(f"{who} must concede. {st.reason}")
+            self.banner.setText(result_text(b))
         if not st.started:
             self.heading.setText(f"<b>{b.info.name}</b><br>Set-up: place the armies, then start the battle.")
             self.help.setText(f"{rs.name}. Turn limit {b.info.turns}.")
+        elif st.over:                      # a finished battle: no phase to play any more
+            self.heading.setText(f"<b>{b.info.name}</b><br>The battle is over after turn {st.turn}.")
+            self.help.setText("The log, the reports and File > Open campaign > Book this battle "
+                              "still work; Undo takes back the last action.")
         else:
             phase = rs.phase(st.phase)
             side = b.sides[st.active].name if st.active in b.sides else st.active

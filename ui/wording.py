@@ -1,0 +1,105 @@
+"""Plain words for what the umpire reads: the Undo history, tooltips and the turn runner
+say "IV Line 5 moves to C-12", never `MoveUnit(unit='col-4-…')`.
+
+Names come from the battle (a unit removed since is looked up in the battle given, then
+shown by its id); places are grid boxes on a gridded table ("C-12": column letter, row
+number, as the status bar shows them) and inches on an open one.
+"""
+from __future__ import annotations
+
+
+def column_letters(n: int) -> str:
+    """0 -> A, 25 -> Z, 26 -> AA: spreadsheet columns, so any table width has a name."""
+    out = ""
+    n += 1
+    while n:
+        n, r = divmod(n - 1, 26)
+        out = chr(65 + r) + out
+    return out
+
+
+def place(battle, pos) -> str:
+    if not pos:
+        return "?"
+    x, y = pos[0], pos[1]
+    g = battle.battlefield.grid if battle is not None else None
+    if g:
+        return f"{column_letters(int(x // g))}-{int(y // g) + 1}"
+    return f'({x:.1f}", {y:.1f}")'
+
+
+def name(battle, pid: str, also=None) -> str:
+    """The piece's name in `battle`, else in `also` (an earlier state), else its id."""
+    if not pid:
+        return ""
+    for b in (battle, also):
+        if b is None:
+            continue
+        for table in (b.units, b.leaders, b.commands, b.sides):
+            piece = table.get(pid)
+            if piece is not None:
+                return piece.name
+        for f in b.battlefield.features:
+            if f.id == pid:
+                return f.name or f.kind
+    return pid
+
+
+def _changes(changes) -> str:
+    return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in changes)
+
+
+def action_text(battle, action, also=None) -> str:
+    """One line for an action, in the battle's names (the battle as it was before it;
+    `also`, an earlier state, names pieces since removed)."""
+    n = lambda pid: name(battle, pid, also)      # noqa: E731
+    verb = action.verb
+    a = action
+    texts = {
+        "StartBattle": lambda: "Start the battle",
+        "EndPhase": lambda: "End the phase",
+        "MoveUnit": lambda: f"{n(a.unit)} moves to {place(battle, a.to)}"
+                            + (f" in {a.formation.replace('_', ' ')}" if a.formation else ""),
+        "MoveLeader": lambda: f"{n(a.leader)} rides to {place(battle, a.to)}",
+        "ChangeFormation": lambda: f"{n(a.unit)} forms {a.formation.replace('_', ' ')}",
+        "Fire": lambda: f"{n(a.unit)} fires at {n(a.target)}",
+        "TableFire": lambda: f"{n(a.unit)} fires at {n(a.target)} (table)",
+        "Rally": lambda: (f"{n(a.leader)} rallies {n(a.unit)}" if a.leader
+                          else f"{n(a.unit)} tries to rally"),
+        "ResolveMelee": lambda: f"Melee at {n(a.defender)}"
+                                + (f" ({', '.join(n(j) for j in a.joiners)} join)" if a.joiners else ""),
+        "TableMelee": lambda: f"Melee: {', '.join(n(u) for u in a.attackers)} against "
+                              f"{', '.join(n(u) for u in a.defenders)} (table)",
+        "Charge": lambda: f"{n(a.unit)} charges {n(a.target)}",
+        "ChooseInitiative": lambda: f"{n(a.first)} chooses to move first",
+        "PlaceUnit": lambda: f"Place {a.name} at {place(battle, a.pos)}",
+        "RemoveUnit": lambda: f"Remove {n(a.unit)}",
+        "RelocateUnit": lambda: f"{n(a.unit)} set down at {place(battle, a.pos)}",
+        "EditUnit": lambda: f"{n(a.unit)}: {_changes(a.changes)}",
+        "ReassignUnit": lambda: f"{n(a.unit)} goes to {n(a.command)}",
+        "AddCommand": lambda: f"New command {a.name}",
+        "AppointGeneral": lambda: f"{a.name} commands {n(a.side)}",
+        "RenameCommand": lambda: f"{n(a.command)} renamed {a.name}",
+        "RemoveCommand": lambda: f"Remove {n(a.command)} and its units",
+        "EditLeader": lambda: f"{n(a.leader)}: {_changes(a.changes)}",
+        "RelocateLeader": lambda: f"{n(a.leader)} set down at {place(battle, a.pos)}",
+        "AddTerrain": lambda: f"Add {a.name or a.kind}",
+        "RemoveTerrain": lambda: f"Remove {n(a.id)}",
+        "ReshapeTerrain": lambda: f"Reshape {n(a.id)}",
+        "SetOption": lambda: f"Option {a.key.replace('_', ' ')}: {a.value}",
+    }
+    make = texts.get(verb)
+    try:
+        if make is not None:
+            return make()
+    except AttributeError:           # a ruleset's own action that shares a name
+        pass
+    return _generic(battle, action, also)
+
+
+def _generic(battle, action, also=None) -> str:
+    """A ruleset's own action: its name split into words, and the pieces it names."""
+    words = "".join(" " + c.lower() if c.isupper() else c for c in action.verb).strip()
+    who = [name(battle, getattr(action, f), also) for f in ("unit", "leader", "target")
+           if isinstance(getattr(action, f, None), str) and getattr(action, f)]
+    return words.capitalize() + (": " + ", ".join(who) if who else "")
