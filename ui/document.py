@@ -114,12 +114,13 @@ class Document(QObject):
 
     @property
     def title(self) -> str:
-        return self.path.name if self.path else "untitled"
+        name = self.path.name if self.path else "untitled"
+        return name + (" [read-only]" if getattr(self.record, "read_only", False) else "")
 
     @property
     def is_battle_file(self) -> bool:
         """Recording into a battle file the user named (not an autosave)."""
-        return isinstance(self.record, BattleFile)
+        return isinstance(self.record, BattleFile) and not self.record.read_only
 
     @property
     def record_error(self) -> str | None:

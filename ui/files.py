@@ -17,6 +17,7 @@ from manager.report_html import battle_report_html
 from manager.scenario_io import load_scenario, save_scenario
 from manager.store import create_battle, open_battle
 from manager.store.autosave import Autosave
+from manager.store.lock import FileLocked
 
 from .document import Document
 from .printing import export_html
@@ -31,9 +32,20 @@ class Files:
     # ---- open ---------------------------------------------------------------------------
     def open(self, path) -> bool:
         path = Path(path)
+        doc = self.w.doc
+        if (doc is not None and doc.is_battle_file and doc.path is not None
+                and doc.path.resolve() == path.resolve()):
+            self.w.statusBar().showMessage(f"{path.name} is the battle open here", 6000)
+            return True
+        locked = None
         try:
             if path.suffix.lower() == BATTLE:
-                record = open_battle(path)
+                try:
+                    record = open_battle(path)
+                except FileLocked as exc:
+                    # one writer per battle: the second opener may look, not record
+                    locked = str(exc)
+                    record = open_battle(path, read_only=True)
                 doc = Document(None, path, session=record.session, record=record)
             else:
                 battle = load_scenario(path)
@@ -49,6 +61,12 @@ class Files:
         self.w.settings.add_recent(path)
         self.w._recent_menu()
         record = doc.record
+        if locked:
+            self.w.show_error("Opened read-only", f"{locked}.\n\nIt is open here read-only: "
+                              f"you can look through it and print its report, but nothing "
+                              f"done in this window is saved to it.")
+        if getattr(record, "notice", None):
+            self.w.statusBar().showMessage(record.notice, 15000)
         if getattr(record, "backup", None):
             self.w.statusBar().showMessage(f"{path.name} was made by an older Berthier and has "
                                            f"been upgraded; the original is kept as "

@@ -82,7 +82,7 @@ def _close(args) -> int:
 
 def _show(args) -> int:
     from .ledger import Campaign
-    c = Campaign.open(args.file)
+    c = Campaign.view(args.file)
     try:
         s = c.summary()
     finally:

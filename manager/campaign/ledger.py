@@ -63,8 +63,9 @@ CAMPAIGN_SCHEMA = sqlite_file.Schema("campaign", 2, _create, {1: add_traits_colu
 
 
 class Campaign:
-    def __init__(self, db, path: Path):
-        self.db, self.path = db, Path(path)
+    def __init__(self, db, path: Path, lock=None, read_only: bool = False):
+        self.db, self.path, self.lock, self.read_only = db, Path(path), lock, read_only
+        self.notice = lock.cleared if lock is not None else None
 
     # ---- files ---------------------------------------------------------------------------
     @classmethod
@@ -98,12 +99,25 @@ class Campaign:
 
     @classmethod
     def open(cls, path) -> "Campaign":
-        db, _ = sqlite_file.open_file(path, CAMPAIGN_SCHEMA)
-        return cls(db, path)
+        """Open to book battles and replacements: one writer at a time (a lock)."""
+        opened = sqlite_file.open_file(path, CAMPAIGN_SCHEMA)
+        return cls(opened.db, path, opened.lock)
+
+    @classmethod
+    def view(cls, path) -> "Campaign":
+        """Open to read only (show, reports): an in-memory copy; the file is not touched."""
+        db, _ = sqlite_file.read_copy(path, CAMPAIGN_SCHEMA)
+        return cls(db, path, read_only=True)
 
     def close(self) -> None:
-        self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        self.db.close()
+        try:
+            if not self.read_only:
+                self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self.db.close()
+        finally:
+            if self.lock is not None:
+                self.lock.release()
+                self.lock = None
 
     # ---- what it holds -------------------------------------------------------------------
     @property

@@ -5,6 +5,7 @@ from ..errors import IllegalAction
 
 _FACTORIES = {}
 _INSTANCES = {}
+_BUILTIN = ("d3", "featherstone", "harman", "morschauser", "quickplay")
 
 
 def register_ruleset(ruleset_id: str, factory) -> None:
@@ -12,7 +13,8 @@ def register_ruleset(ruleset_id: str, factory) -> None:
 
 
 def _load_builtin() -> None:
-    if not _FACTORIES:
+    # every built-in, whichever of them was imported first (one registered is not all)
+    if not all(r in _FACTORIES for r in _BUILTIN):
         from . import d3, featherstone, harman, morschauser, quickplay  # noqa: F401  (register)
 
 

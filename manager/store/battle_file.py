@@ -16,6 +16,8 @@ from ..errors import BerthierError, StoreError
 from ..session import LogEntry, Session
 from . import sqlite_file
 from .battle_schema import BATTLE_SCHEMA
+from .lock import WriteLock
+from .lock import holder as lock_holder
 from .scenario_rows import battle_from_rows, write_scenario
 
 
@@ -41,10 +43,15 @@ class BattleFile:
     """An open battle file bound to its session. Close it when done."""
 
     def __init__(self, db, path: Path, session: Session, backup: str | None = None,
-                 drift: list[int] | None = None):
+                 drift: list[int] | None = None, lock=None, read_only: bool = False,
+                 holder: dict | None = None):
         self.db, self.path, self.session = db, Path(path), session
         self.backup = backup              # where the pre-upgrade copy went, if upgraded
         self.drift = drift or []          # entries whose events replay differently now
+        self.lock = lock                  # the write lock, held until close()
+        # read-only: the db is an in-memory copy; what is played is not saved to the file
+        self.read_only, self.holder = read_only, holder
+        self.notice = lock.cleared if lock is not None else None   # a dead writer's lock cleared
         self.error: str | None = None     # set when a write failed; the game goes on in memory
         self.commit_times: list[float] = []
         self._unsubscribe = session.bus.subscribe(self._record)
@@ -104,10 +111,14 @@ class BattleFile:
     def close(self) -> None:
         self._unsubscribe()
         try:
-            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            if not self.read_only:
+                self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         except sqlite3.Error:
             pass
         self.db.close()
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
 
 
 def write_log(db, session: Session) -> None:
@@ -124,31 +135,43 @@ def write_log(db, session: Session) -> None:
 def create_battle(path, session: Session, replace: bool = False, **meta) -> BattleFile:
     """Write a new battle file for this session (its log so far too) and keep recording.
 
-    The file is built beside the target and renamed into place, so a failure never
-    leaves a half-written battle under the real name. `replace` allows overwriting
-    (the app's Save As, after the user has confirmed).
+    The write lock on the name is taken first (so a Save as over a battle open elsewhere,
+    or two creates of one name, are refused with who holds it); the file is built under a
+    private name beside the target and put in place whole, so a failure never leaves a
+    half-written battle under the real name. `replace` allows overwriting (the app's
+    Save as, after the user has confirmed).
     """
     path = Path(path)
     if path.exists() and not replace:
         raise StoreError(f"{path}: already exists; choose another name or remove it first")
-    tmp = path.with_name(path.name + ".part")
-    tmp.unlink(missing_ok=True)
-    info = session.battle.info
-    db = sqlite_file.create(tmp, BATTLE_SCHEMA, {"created": sqlite_file.now(), "scenario": info.name,
-                                                 "ruleset": info.ruleset, **meta})
+    wl = WriteLock.acquire(path)
     try:
-        with db.atomic():
-            write_scenario(db, session.initial_battle())
-            write_log(db, session)
-        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        db.close()
-        tmp.replace(path)
-    except (sqlite3.Error, OSError) as exc:
-        db.close()
-        tmp.unlink(missing_ok=True)
-        raise StoreError(f"{path}: cannot be written ({exc})") from None
-    db = sqlite_file.connect(path)
-    return BattleFile(db, path, session)
+        if path.exists() and not replace:
+            raise StoreError(f"{path}: already exists; choose another name or remove it first")
+        info = session.battle.info
+        tmp = sqlite_file.temp_name(path, ".part")
+        try:
+            db = sqlite_file.create(tmp, BATTLE_SCHEMA, {
+                "created": sqlite_file.now(), "scenario": info.name, "ruleset": info.ruleset,
+                **meta})
+            try:
+                with db.atomic():
+                    write_scenario(db, session.initial_battle())
+                    write_log(db, session)
+                db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            finally:
+                db.close()
+            sqlite_file.place(tmp, path, replace=replace)
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreError(f"{path}: cannot be written ({sqlite_file.plain(exc)}); "
+                             f"nothing was left behind") from None
+        finally:
+            sqlite_file.remove_with_sidecars(tmp)
+        db = sqlite_file.connect(path)
+    except BaseException:
+        wl.release()
+        raise
+    return BattleFile(db, path, session, lock=wl)
 
 
 def read_session(db, path) -> tuple[Session, list[int]]:
@@ -174,26 +197,34 @@ def read_session(db, path) -> tuple[Session, list[int]]:
     return session, drift
 
 
-def open_battle(path) -> BattleFile:
-    """Open a battle to go on playing it: checked, upgraded if older, replayed."""
+def open_battle(path, read_only: bool = False) -> BattleFile:
+    """Open a battle to go on playing it: checked on a copy, locked, upgraded if older,
+    replayed. A file open for recording elsewhere raises FileLocked naming the holder;
+    `read_only` opens it anyway, on an in-memory copy, to view it (nothing is written)."""
     path = Path(path)
-    db, backup = sqlite_file.open_file(path, BATTLE_SCHEMA)
-    try:
-        session, drift = read_session(db, path)
-    except BaseException:
-        db.close()
-        raise
-    return BattleFile(db, path, session, backup, drift)
+    if read_only:
+        db, _ = sqlite_file.read_copy(path, BATTLE_SCHEMA)
+        try:
+            session, drift = read_session(db, path)
+        except BaseException:
+            db.close()
+            raise
+        return BattleFile(db, path, session, drift=drift, read_only=True,
+                          holder=lock_holder(path))
+    opened = sqlite_file.open_file(path, BATTLE_SCHEMA, accept=lambda copy: read_session(copy, path))
+    session, drift = opened.accepted
+    return BattleFile(opened.db, path, session, opened.backup, drift, lock=opened.lock)
 
 
 def load_battle(path) -> tuple[Session, dict]:
     """Read a battle without writing to it (reports, campaigns): (session, meta).
 
-    The file is copied into memory first, and an older schema is upgraded there.
+    The file is copied into memory first (an older schema is upgraded there); the
+    file, its -wal and its -shm are left exactly as they were, even while another
+    Berthier records into it.
     """
     path = Path(path)
-    version = sqlite_file.inspect(path, "battle")
-    db = sqlite_file.in_memory_copy(path, version, BATTLE_SCHEMA)
+    db, _ = sqlite_file.read_copy(path, BATTLE_SCHEMA)
     try:
         session, _ = read_session(db, path)
         return session, sqlite_file.meta(db)

@@ -47,7 +47,8 @@ class OobLibrary:
     def __init__(self, path=None):
         self.path = Path(path) if path else data_dir() / "oob-library.berthier-lib"
         if self.path.exists():
-            self.db, _ = sqlite_file.open_file(self.path, LIBRARY_SCHEMA)
+            # no lock: each command opens, writes one entry and closes
+            self.db = sqlite_file.open_file(self.path, LIBRARY_SCHEMA, locked=False).db
         else:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite_file.create(self.path, LIBRARY_SCHEMA, {})

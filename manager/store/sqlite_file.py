@@ -1,15 +1,19 @@
-"""Opening Berthier's SQLite files safely: check read-only, back up, migrate, then write.
+"""Opening Berthier's SQLite files safely: judge a copy, lock, back up, upgrade, then write.
 
-A file is refused, untouched, when it is not SQLite, not Berthier's, of another kind
-(a campaign opened as a battle), from a newer Berthier, or fails integrity_check. The
-checks use `immutable=1` (unless a crash left a write-ahead log to read), so SQLite
-neither locks nor creates -wal/-shm files beside a file it is only judging. An older schema is copied (SQLite's backup API, so a pending
-WAL is included) to `<name>.v<N>.bak` before its migration runs, in one transaction.
+A file is refused, untouched (file, -wal and -shm), when it is not SQLite, not
+Berthier's, of another kind (a campaign opened as a battle), from a newer Berthier,
+fails integrity_check, or holds schema objects Berthier did not make (a trigger could
+rewrite the log as it is played). All of that is judged on an in-memory copy
+(`snapshot`), so a file that is only read is never written. An accepted older file is
+copied to `<name>.v<N>.bak`, upgraded on the copy, and renamed into place in one step.
 """
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
+import tempfile
+import uuid
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -19,6 +23,7 @@ from urllib.parse import quote
 import sqlite_utils
 
 from ..errors import StoreError
+from . import lock
 
 APPLICATION_ID = 0x42455254          # "BERT", in the SQLite header at offset 68
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -31,23 +36,15 @@ class Schema:
     create: Callable[[sqlite_utils.Database], None]
     # migrations[v] upgrades a file of schema v to v + 1, inside one transaction
     migrations: dict
+    legacy_objects: tuple = ()         # tables/indexes older schemas had and later dropped
 
 
 def _uri(path: Path, mode: str) -> str:
     return f"file:{quote(str(path.resolve()))}?{mode}"
 
 
-def _read_uri(path: Path) -> str:
-    """Read-only; immutable (no locks, no -shm left behind) unless a crash left a WAL
-    whose committed actions must be read too."""
-    wal = path.with_name(path.name + "-wal")
-    pending = wal.exists() and wal.stat().st_size > 0
-    return _uri(path, "mode=ro" if pending else "mode=ro&immutable=1")
-
-
-def inspect(path, kind: str) -> int:
-    """The schema version of a Berthier file of this kind, or StoreError; never writes."""
-    path = Path(path)
+def _header(path: Path, kind: str) -> None:
+    """The first checks, on the raw bytes: is this an SQLite file at all."""
     try:
         with path.open("rb") as fh:
             head = fh.read(100)
@@ -60,10 +57,59 @@ def inspect(path, kind: str) -> int:
     if len(head) < 100:
         raise StoreError(f"{path}: the file is truncated ({len(head)} bytes; an SQLite "
                          f"header alone is 100)")
+
+
+def snapshot(path: Path, live: bool | None = None) -> sqlite3.Connection:
+    """The file's committed content in memory, leaving the file, its -wal and -shm as
+    they were: `immutable` (no locks, nothing created) when no WAL is pending; a private
+    copy of file and WAL when a crash left one (SQLite would otherwise recover it in
+    place); `mode=ro` only while a live writer holds the file (its -shm is in use).
+    `live=False`: the caller holds the write lock itself."""
+    mem = sqlite3.connect(":memory:", isolation_level=None)
+    wal = path.with_name(path.name + "-wal")
+    if live is None:
+        live = lock.holder(path) is not None
     try:
-        conn = sqlite3.connect(_read_uri(path), uri=True)
+        if live:
+            src = sqlite3.connect(_uri(path, "mode=ro"), uri=True)
+        elif wal.exists() and wal.stat().st_size > 0:
+            with tempfile.TemporaryDirectory(prefix="berthier-read-") as tmp:
+                copy = Path(tmp) / "copy.db"
+                shutil.copyfile(path, copy)
+                shutil.copyfile(wal, Path(tmp) / "copy.db-wal")
+                src = sqlite3.connect(str(copy))
+                try:
+                    src.backup(mem)
+                finally:
+                    src.close()
+                return mem
+        else:
+            src = sqlite3.connect(_uri(path, "mode=ro&immutable=1"), uri=True)
+        try:
+            src.backup(mem)
+        finally:
+            src.close()
     except sqlite3.Error as exc:
-        raise StoreError(f"{path}: cannot be opened ({exc})") from None
+        mem.close()
+        raise StoreError(f"{path}: the file is damaged or not a Berthier file ({exc})") from None
+    except OSError as exc:
+        mem.close()
+        raise StoreError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    return mem
+
+
+def _expected_objects(schema: Schema) -> set[str]:
+    """The tables and indexes Berthier makes for this kind of file, under any schema."""
+    db = sqlite_utils.Database(memory=True)
+    db["meta"].create({"key": str, "value": str}, pk="key")
+    schema.create(db)
+    names = {r[0] for r in db.execute("SELECT name FROM sqlite_master")}
+    db.close()
+    return names | set(schema.legacy_objects)
+
+
+def _check(conn, path: Path, schema: Schema) -> int:
+    """Everything judged on the in-memory copy; the schema version, or StoreError."""
     try:
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
         if app_id != APPLICATION_ID:
@@ -73,14 +119,55 @@ def inspect(path, kind: str) -> int:
             raise StoreError(f"{path}: the file is damaged (integrity check: {'; '.join(problems)})")
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         row = conn.execute("SELECT value FROM meta WHERE key = 'kind'").fetchone()
+        objects = list(conn.execute("SELECT type, name FROM sqlite_master"))
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"{path}: the file is damaged or not a Berthier file ({exc})") from None
+    found = row[0] if row else None
+    if found != schema.kind:
+        raise StoreError(f"{path}: a Berthier {found or 'unknown'} file, not a {schema.kind} file")
+    expected = _expected_objects(schema)
+    foreign = [f"{t} {n!r}" for t, n in objects
+               if t not in ("table", "index") or (n not in expected
+                                                  and not n.startswith("sqlite_autoindex_"))]
+    if foreign:
+        raise StoreError(f"{path}: holds {', '.join(foreign)}, which Berthier did not create; "
+                         f"refusing a file that could change itself as it is played")
+    _readable(path, version, schema)
+    return version
+
+
+def inspect(path, kind_or_schema) -> int:
+    """The schema version of a Berthier file of this kind, or StoreError; never writes."""
+    path = Path(path)
+    schema = _schema(kind_or_schema)
+    _header(path, schema.kind)
+    conn = snapshot(path)
+    try:
+        return _check(conn, path, schema)
     finally:
         conn.close()
-    found = row[0] if row else None
-    if found != kind:
-        raise StoreError(f"{path}: a Berthier {found or 'unknown'} file, not a {kind} file")
-    return version
+
+
+def read_copy(path, schema: Schema, live: bool | None = None) -> tuple[sqlite_utils.Database, int]:
+    """The whole file checked and copied into memory, upgraded there if older:
+    (db, the file's own schema version). Nothing on disk is touched."""
+    path = Path(path)
+    _header(path, schema.kind)
+    conn = snapshot(path, live)
+    try:
+        version = _check(conn, path, schema)
+    except BaseException:
+        conn.close()
+        raise
+    db = sqlite_utils.Database(conn)
+    if version < schema.version:
+        try:
+            _migrate(db, version, schema)
+        except sqlite3.Error as exc:
+            db.close()
+            raise StoreError(f"{path}: cannot be upgraded from schema {version} ({exc}); the "
+                             f"file is unchanged") from None
+    return db, version
 
 
 def connect(path: Path) -> sqlite_utils.Database:
@@ -95,6 +182,20 @@ def connect(path: Path) -> sqlite_utils.Database:
     except sqlite3.Error as exc:
         raise StoreError(f"{path}: cannot be opened for writing ({exc})") from None
     return sqlite_utils.Database(conn)
+
+
+def temp_name(path: Path, suffix: str) -> Path:
+    """A private name beside `path`: two writers started in the same instant never share it."""
+    return path.with_name(f".{path.name}.{os.getpid()}-{uuid.uuid4().hex[:12]}{suffix}")
+
+
+def remove_with_sidecars(path: Path) -> None:
+    for p in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm"),
+              path.with_name(path.name + "-journal")):
+        try:
+            p.unlink(missing_ok=True)
+        except OSError:
+            pass
 
 
 def create(path, schema: Schema, meta: dict) -> sqlite_utils.Database:
@@ -113,9 +214,61 @@ def create(path, schema: Schema, meta: dict) -> sqlite_utils.Database:
             schema.create(db)
     except sqlite3.Error as exc:
         db.close()
-        path.unlink(missing_ok=True)
-        raise StoreError(f"{path}: cannot be created ({exc})") from None
+        remove_with_sidecars(path)
+        raise StoreError(f"{path}: cannot be created ({plain(exc)})") from None
     return db
+
+
+def create_new(path, schema: Schema, meta: dict, fill=None) -> None:
+    """Build a complete file under a private name and link it into place: one of two
+    creates racing for a name wins, the other is told; a failure leaves nothing."""
+    path = Path(path)
+    if path.exists():
+        raise StoreError(f"{path}: already exists; choose another name or remove it first")
+    tmp = temp_name(path, ".part")
+    try:
+        db = create(tmp, schema, meta)
+        try:
+            if fill is not None:
+                with db.atomic():
+                    fill(db)
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            db.close()
+        place(tmp, path, replace=False)
+    except sqlite3.Error as exc:
+        raise StoreError(f"{path}: cannot be written ({plain(exc)})") from None
+    finally:
+        remove_with_sidecars(tmp)
+
+
+def place(tmp: Path, path: Path, replace: bool) -> None:
+    """Put a finished file under its name: never over another unless `replace`."""
+    try:
+        if replace:
+            for side in ("-wal", "-shm"):             # the old file's, not this one's
+                path.with_name(path.name + side).unlink(missing_ok=True)
+            os.replace(tmp, path)
+            return
+        try:
+            os.link(tmp, path)                       # fails if the name is taken
+        except FileExistsError:
+            raise StoreError(f"{path}: already exists (another Berthier created it a moment "
+                             f"ago); choose another name") from None
+        except OSError:                              # no hard links here: best effort
+            if path.exists():
+                raise StoreError(f"{path}: already exists; choose another name") from None
+            os.replace(tmp, path)
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot be written ({exc.strerror or exc})") from None
+
+
+def plain(exc: Exception) -> str:
+    """An OS or SQLite error in words (a full disk says so)."""
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc)
+    text = str(exc)
+    return "the disk is full" if "full" in text.lower() else text
 
 
 def _readable(path: Path, version: int, schema: Schema) -> None:
@@ -134,66 +287,97 @@ def _migrate(db, version: int, schema: Schema) -> None:
             db.execute(f"PRAGMA user_version = {v + 1}")
 
 
-def open_file(path, schema: Schema) -> tuple[sqlite_utils.Database, str | None]:
-    """Check, back up and migrate if older, then open for writing: (db, backup or None)."""
-    path = Path(path)
-    version = inspect(path, schema.kind)
-    _readable(path, version, schema)
-    backup = None
-    if version < schema.version:
-        backup = _backup(path, path.with_name(f"{path.name}.v{version}.bak"))
-    db = connect(path)
-    if version < schema.version:
-        try:
-            _migrate(db, version, schema)
-        except sqlite3.Error as exc:
-            db.close()
-            raise StoreError(f"{path}: upgrading from schema {version} failed ({exc}); "
-                             f"the file is unchanged and a copy is at {backup}") from None
-    return db, str(backup) if backup else None
+def open_file(path, schema: Schema, accept=None, locked: bool = True) -> "Opened":
+    """Open a file for writing, or refuse it with nothing on disk changed.
 
-
-def in_memory_copy(path, version: int, schema: Schema) -> sqlite_utils.Database:
-    """The file copied into memory and upgraded there: for reading without writing."""
+    The whole file is judged on an in-memory copy first (upgraded there if older), and
+    `accept(copy)` may refuse it too (a battle's log must replay). Only then is the write
+    lock taken, the original copied to `NAME.v<N>.bak` and the upgraded copy renamed into
+    place in one step. Returns the read-write db, the backup, the lock and what `accept`
+    returned."""
     path = Path(path)
-    _readable(path, version, schema)
+    _header(path, schema.kind)
+    wl = lock.WriteLock.acquire(path) if locked else None
     try:
-        src = sqlite3.connect(_read_uri(path), uri=True)
-        mem = sqlite3.connect(":memory:", isolation_level=None)
-        src.backup(mem)
-        src.close()
-    except sqlite3.Error as exc:
-        raise StoreError(f"{path}: cannot be read ({exc})") from None
-    db = sqlite_utils.Database(mem)
-    if version < schema.version:
+        copy, version = read_copy(path, schema, live=False if locked else None)
         try:
-            _migrate(db, version, schema)
-        except sqlite3.Error as exc:
-            raise StoreError(f"{path}: cannot be read as schema {schema.version} ({exc})") from None
-    return db
+            accepted = accept(copy) if accept else None
+            backup = None
+            if version < schema.version:
+                backup = _backup(path, path.with_name(f"{path.name}.v{version}.bak"))
+                _replace_with(path, copy)
+        finally:
+            copy.close()
+        db = connect(path)
+    except BaseException:
+        if wl is not None:
+            wl.release()
+        raise
+    return Opened(db, str(backup) if backup else None, wl, accepted)
+
+
+@dataclass
+class Opened:
+    db: sqlite_utils.Database
+    backup: str | None
+    lock: "lock.WriteLock | None"
+    accepted: object = None
+
+
+def _replace_with(path: Path, copy: sqlite_utils.Database) -> None:
+    """The upgraded copy written beside the file, then renamed over it in one step."""
+    tmp = temp_name(path, ".upgrade")
+    try:
+        dst = sqlite3.connect(str(tmp))
+        try:
+            copy.conn.backup(dst)
+        finally:
+            dst.close()
+        with open(tmp, "rb+") as fh:
+            os.fsync(fh.fileno())
+        place(tmp, path, replace=True)
+    except (sqlite3.Error, OSError) as exc:
+        raise StoreError(f"{path}: upgrading failed ({plain(exc)}); the file is unchanged") from None
+    finally:
+        remove_with_sidecars(tmp)
 
 
 def _backup(path: Path, target: Path) -> Path:
-    """A copy of the file as it is: bytes when nothing is pending, else SQLite's backup
-    (which folds in a WAL left by a crash)."""
+    """A copy of the file as it is: bytes when nothing is pending, else the committed
+    content (a WAL left by a crash folded in)."""
     n = 1
     while target.exists():
         target = target.with_name(f"{path.name}.v-backup{n}.bak")
         n += 1
+    wal = path.with_name(path.name + "-wal")
+    tmp = temp_name(target, ".part")
     try:
-        if "immutable" in _read_uri(path):
-            shutil.copyfile(path, target)
+        if not (wal.exists() and wal.stat().st_size > 0):
+            shutil.copyfile(path, tmp)
         else:
-            src = sqlite3.connect(_read_uri(path), uri=True)
-            dst = sqlite3.connect(str(target))
-            with dst:
+            src = snapshot(path, live=False)
+            dst = sqlite3.connect(str(tmp))
+            try:
                 src.backup(dst)
-            src.close()
-            dst.close()
-    except (sqlite3.Error, OSError) as exc:
+            finally:
+                src.close()
+                dst.close()
+        place(tmp, target, replace=False)
+    except (sqlite3.Error, OSError, StoreError) as exc:
         raise StoreError(f"{path}: cannot make the backup copy {target} before upgrading "
                          f"({exc}); nothing was changed") from None
+    finally:
+        remove_with_sidecars(tmp)
     return target
+
+
+def _schema(kind_or_schema) -> Schema:
+    if isinstance(kind_or_schema, Schema):
+        return kind_or_schema
+    from .battle_schema import BATTLE_SCHEMA
+    if kind_or_schema == "battle":
+        return BATTLE_SCHEMA
+    raise ValueError(f"inspect: give the Schema for {kind_or_schema!r} files")
 
 
 def now() -> str:

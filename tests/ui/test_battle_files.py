@@ -46,7 +46,15 @@ def test_save_battle_as_then_reopen_where_it_stood(open_window, qtbot, tmp_path)
     w.doc.execute(ga.EndPhase())
     assert live_count(target) == 3
     state = w.doc.battle.fingerprint()
+    # a second window while the first records: told who holds it, and shown it read-only
+    viewer = open_window(target)
+    assert viewer.doc.record.read_only and viewer.doc.battle.fingerprint() == state
+    assert not viewer.doc.is_battle_file and "[read-only]" in viewer.windowTitle()
+    assert "open for recording by this Berthier" in viewer.last_error.text()
+    viewer.doc.close_record()
+    w.doc.close_record()                                      # the first lets go
     again = open_window(target)
+    assert not again.doc.record.read_only and again.last_error is None
     assert again.doc.battle.fingerprint() == state
     assert len(again.doc.session.entries) == 3
 
