@@ -1,0 +1,1 @@
+"""Conformance cases written from the rule texts, and the runner that plays them."""

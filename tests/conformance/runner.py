@@ -1,0 +1,486 @@
+"""Run conformance cases: situations written from the rule texts, played with typed dice.
+
+The format is docs/conformance.md. A case builds its battle (casebuild), is stepped on
+to the text's phase with software dice (nothing before `start` is the case's business),
+then plays its steps with the dice it gives through the engine's manual source: a step
+that leaves dice unused, or asks for more than the case gave, fails. Every failure reads
+as a finding: the case, its clause, what the text says and what the engine did.
+"""
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from manager import game_actions as ga
+from manager.dice import SeededSource, check_faces
+from manager.errors import DiceError, IllegalAction
+from manager.model.forces import mark
+from manager.session import Session
+
+from .casebuild import BOX, CaseError, build_battle, facing_of, is_grid, point_of
+from .tables import TURN, engine_phase
+
+HERE = Path(__file__).parent
+RULESETS = ("morschauser", "d3", "quickplay", "featherstone", "harman")
+ADVANCE_LIMIT = 200
+INCH_TOLERANCE = 0.5
+
+
+class Finding(AssertionError):
+    """The engine does not do what the text says (or the case cannot be played)."""
+
+
+@dataclass
+class Case:
+    ruleset: str
+    data: dict
+    file: Path
+    meta: dict = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return self.data["id"]
+
+    @property
+    def test_id(self) -> str:
+        return f"{self.ruleset}::{self.id}"
+
+
+# ---- loading -------------------------------------------------------------------------
+def case_files(ruleset: str, root: Path = HERE) -> list[Path]:
+    folder = root / ruleset
+    return sorted(p for p in folder.glob("*.toml") if p.name != "clauses.toml") \
+        if folder.is_dir() else []
+
+
+def load_cases(root: Path = HERE) -> list[Case]:
+    """Every case of every ruleset folder; a malformed file fails loudly, naming itself."""
+    out = []
+    for rid in RULESETS:
+        for path in case_files(rid, root):
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+            declared = data.get("ruleset", rid)
+            if declared != rid:
+                raise ValueError(f"{path}: ruleset = {declared!r} in the {rid} folder")
+            for c in data.get("case", []):
+                if "id" not in c:
+                    raise ValueError(f"{path}: a [[case]] without an id")
+                out.append(Case(rid, c, path, {"text": data.get("text", "")}))
+    return out
+
+
+def load_clauses(ruleset: str, root: Path = HERE) -> list[dict] | None:
+    path = root / ruleset / "clauses.toml"
+    if not path.exists():
+        return None
+    return tomllib.loads(path.read_text(encoding="utf-8")).get("clause", [])
+
+
+# ---- dice ----------------------------------------------------------------------------
+class CaseDice:
+    """The faces a step gives, in order; or per side ({blue: [..], red: [..]}), where a
+    roll is fed from the side whose unit, leader or name its purpose mentions first."""
+    name = "manual"
+
+    def __init__(self, faces, battle):
+        self.battle = battle
+        if isinstance(faces, dict):
+            self.queues = {k: list(v) for k, v in faces.items()}
+        else:
+            self.queues = {"": list(faces or [])}
+        self.asked: list[str] = []
+
+    def _side_of(self, purpose: str) -> str:
+        if "" in self.queues:
+            return ""
+        best = None
+        names = [(s.name, s.id) for s in self.battle.sides.values()]
+        names += [(u.name, u.side) for u in self.battle.units.values()]
+        names += [(l.name, l.side) for l in self.battle.leaders.values()]
+        for name, side in names:
+            m = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", purpose)
+            if m and (best is None or m.start() < best[0]):
+                best = (m.start(), side)
+        if best and self.queues.get(best[1]):
+            return best[1]
+        return next((k for k, q in self.queues.items() if q), next(iter(self.queues)))
+
+    def faces(self, request):
+        self.asked.append(f"{request.expression} for {request.purpose}")
+        key = self._side_of(request.purpose)
+        q = self.queues[key]
+        if len(q) < request.count:
+            raise DiceError(f"the engine asked for {request.expression} ({request.purpose}) "
+                            f"but the case gives no more dice{f' for {key}' if key else ''}")
+        taken, self.queues[key] = q[:request.count], q[request.count:]
+        return check_faces(request, taken)
+
+    def left(self) -> list:
+        return [f for q in self.queues.values() for f in q]
+
+
+# ---- running ---------------------------------------------------------------------------
+class Runner:
+    def __init__(self, case: Case):
+        self.case = case
+        self.data = case.data
+        self.events: list = []
+
+    # a failure message reads as a finding
+    def fail(self, engine_did: str, step: int | None = None):
+        d = self.data
+        where = f" (step {step + 1}: {self._step_text(step)})" if step is not None else ""
+        lines = [f"{self.case.test_id}{where}",
+                 f"  clause: {d.get('clause', '?')}" + (f" [{d['section']}]" if d.get("section") else ""),
+                 f"  the text says: {d.get('says', '?')}"]
+        if d.get("reading"):
+            lines.append(f"  reading: {d['reading']}")
+        lines.append(f"  the engine: {engine_did}")
+        if self.events:
+            lines.append("  events: " + "; ".join(self.events[-12:]))
+        raise Finding("\n".join(lines))
+
+    def _step_text(self, i):
+        s = self.steps[i]
+        return ", ".join(f"{k}={v}" for k, v in s.items() if k != "expect")
+
+    def run(self) -> None:
+        try:
+            self.battle = build_battle(self.case.ruleset, self.data)
+        except CaseError as exc:
+            self.fail(f"the case cannot be set up: {exc}")
+        self.session = Session(self.battle, SeededSource(1))
+        self.ruleset = self.session.ruleset
+        self.steps = [dict(s) for s in self.data.get("steps", [])]
+        self._merge_dice()
+        start = self.data.get("start", {})
+        try:
+            self.phase = engine_phase(self.ruleset, start.get("phase", self.ruleset.phases[0].name))
+        except ValueError as exc:
+            self.fail(f"the case cannot be set up: {exc}")
+        first = self.steps[0] if self.steps else {}
+        if first.get("action") == "initiative" and start.get("turn", 1) == 1:
+            self._start_with_roll(first)
+            self.steps[0] = {**first, "_done": True}
+        else:
+            self._exec(ga.StartBattle(), SeededSource(1), None, "start the battle")
+        self._advance(start.get("side", "blue"), self.phase, int(start.get("turn", 1)))
+        self._set_state()
+        for i, step in enumerate(self.steps):
+            self._step(i, step)
+            if "expect" in step:
+                self._expect(step["expect"], i)
+        if "expect" in self.data:
+            self._expect(self.data["expect"], None)
+
+    def _merge_dice(self) -> None:
+        """`morale` steps the engine resolves inside the step before them give their dice
+        to it; `activate` steps give theirs to the same unit's next action."""
+        for i, s in enumerate(self.steps):
+            if s.get("action") == "morale" and s.get("dice") is not None:
+                if i == 0:
+                    continue
+                prev = self.steps[i - 1]
+                prev["dice"] = _join(prev.get("dice"), s["dice"])
+                s["_merged"] = True
+            if s.get("action") == "activate" and i + 1 < len(self.steps):
+                nxt = self.steps[i + 1]
+                if nxt.get("unit") == s.get("unit") and nxt.get("action") in (
+                        "move", "fire", "charge", "change_formation"):
+                    nxt["dice"] = _join(s.get("dice"), nxt.get("dice"))
+                    s["_merged"] = True
+
+    def _start_with_roll(self, step) -> None:
+        self.battle.set_info(_with_first(self.battle.info, "roll"))
+        self.session = Session(self.battle, SeededSource(1))
+        self._exec(ga.StartBattle(), CaseDice(_initiative_faces(step), self.battle), 0,
+                   "start the battle with the initiative roll")
+        if step.get("first"):
+            self._exec(ga.ChooseInitiative(step["first"]), CaseDice([], self.battle), 0,
+                       "choose who goes first")
+
+    def _exec(self, action, source, step, what):
+        try:
+            events = self.session.execute(action, source)
+        except IllegalAction as exc:
+            self.fail(f"refused to {what}: {exc}", step)
+        except DiceError as exc:
+            self.fail(f"{exc} (while trying to {what})", step)
+        self.events += [e.describe() for e in events]
+        return events
+
+    def _advance(self, side: str, phase: str, turn: int) -> None:
+        st = self.battle.state
+        for _ in range(ADVANCE_LIMIT):
+            st = self.battle.state
+            if (st.phase, st.turn) == (phase, turn) and (st.active == side or phase == "initiative"):
+                return                       # (an initiative phase is the winner's)
+            if st.over:
+                break
+            self._exec(ga.EndPhase(), SeededSource(7), None,
+                       f"step on to {side}'s {phase} phase of turn {turn}")
+        self.fail(f"the battle never reached {side}'s {phase} phase of turn {turn} "
+                  f"(stopped at {st.active}'s {st.phase}, turn {st.turn}"
+                  f"{', over: ' + st.reason if st.over else ''})")
+
+    def _set_state(self) -> None:
+        """This turn's marks the case gives (moved, fired, disordered, ...)."""
+        for u in self.data.get("units", []):
+            for key, value in (u.get("state") or {}).items():
+                if key == "moved":
+                    self.battle.update_unit(u["id"], moved=(2 if value is True else int(value)))
+                elif key in ("fired", "disordered", "fell_back"):
+                    self.battle.update_unit(u["id"], **{key: bool(value)})
+                elif key == "fire_hits":
+                    self.battle.update_unit(u["id"], fire_hits=int(value))
+                else:
+                    self.battle.mark_unit(u["id"], **{key: value})
+        self.session._snapshots = {0: self.battle.snapshot()}
+
+    # ---- one step ------------------------------------------------------------------------
+    def _step(self, i: int, step: dict) -> None:
+        verb = step.get("action")
+        if step.get("_done") or step.get("_merged") or verb in ("umpire",):
+            return
+        if verb in ("end_phase", "end_turn", "initiative"):
+            return self._flow(i, step, verb)
+        if verb == "morale":                         # nothing merged it: nothing to do
+            if step.get("dice"):
+                self.fail("the runner cannot play a morale test on its own (no step "
+                          "before it to resolve it)", i)
+            return
+        action = self._action(i, step)
+        refused = step.get("expect_refused")
+        if refused is not None:
+            try:
+                self.session.check(action)
+            except IllegalAction as exc:
+                words = [w for w in re.split(r"\W+", str(refused).lower()) if w]
+                reason = str(exc).lower()
+                missing = [w for w in words if w not in reason]
+                if missing:
+                    self.fail(f"refused, but the reason {str(exc)!r} does not say "
+                              f"{' '.join(missing)!r}", i)
+                return
+            self.fail(f"allowed {action.describe()}, which the text forbids "
+                      f"(expected a refusal: {refused!r})", i)
+        source = CaseDice(step.get("dice"), self.battle)
+        self._exec(action, source, i, action.describe())
+        if source.left():
+            self.fail(f"left dice unused: {source.left()} (it asked for: "
+                      f"{'; '.join(source.asked) or 'no dice'})", i)
+
+    def _flow(self, i, step, verb) -> None:
+        st = self.battle.state
+        if verb == "end_phase":
+            source = CaseDice(step.get("dice"), self.battle)
+            self._exec(ga.EndPhase(), source, i, "end the phase")
+            if source.left():
+                self.fail(f"left dice unused at the end of the phase: {source.left()} "
+                          f"(it asked for: {'; '.join(source.asked) or 'no dice'})", i)
+            return
+        faces = step.get("dice") if verb == "end_turn" else _initiative_faces(step)
+        source = CaseDice(faces, self.battle)
+        turn, active = st.turn, st.active
+        game = TURN.get(self.ruleset.id) == "game"
+        first = self.ruleset.phases[0].name
+        for _ in range(ADVANCE_LIMIT):
+            self._exec(ga.EndPhase(), source, i, "end the turn" if verb == "end_turn"
+                       else "go on to the initiative")
+            st = self.battle.state
+            if st.over:
+                break
+            if verb == "initiative" and st.phase == "initiative" and st.turn != turn:
+                break
+            if verb == "end_turn" and st.phase == first and (
+                    st.turn != turn if game else (st.turn, st.active) != (turn, active)):
+                break
+        if source.left():
+            self.fail(f"left dice unused: {source.left()} (it asked for: "
+                      f"{'; '.join(source.asked) or 'no dice'})", i)
+        if verb == "initiative" and step.get("first"):
+            self._exec(ga.ChooseInitiative(step["first"]), CaseDice([], self.battle), i,
+                       "choose who goes first")
+
+    def _where(self, value, what):
+        if isinstance(value, dict):
+            return point_of(self.ruleset, value, what)
+        if is_grid(self.ruleset):
+            return ((value[0] + 0.5) * BOX, (value[1] + 0.5) * BOX)
+        return (float(value[0]), float(value[1]))
+
+    def _action(self, i: int, s: dict):
+        verb = s.get("action")
+        try:
+            if verb == "move":
+                u = self._unit(s["unit"], i)
+                facing = facing_of(s["facing"], "move") if "facing" in s else u.facing
+                return ga.MoveUnit(u.id, self._where(s["to"], "move"), facing,
+                                   s.get("formation", ""))
+            if verb == "change_formation":
+                return ga.ChangeFormation(s["unit"], s["formation"])
+            if verb == "fire":
+                return ga.Fire(s["unit"], s["target"])
+            if verb == "charge":
+                return ga.Charge(s["unit"], s["target"])
+            if verb == "melee":
+                defenders = list(s.get("defenders") or [])
+                if not defenders:
+                    self.fail("a melee step needs defenders", i)
+                return ga.ResolveMelee(defenders[0], tuple(s.get("joiners") or ()))
+            if verb == "rally":
+                return ga.Rally(s.get("leader") or "", s["unit"])
+            if verb == "move_leader":
+                return ga.MoveLeader(s["leader"], self._where(s["to"], "move_leader"))
+            if verb == "activate":                    # activation alone: a move in place
+                u = self._unit(s["unit"], i)
+                return ga.MoveUnit(u.id, u.pos, u.facing)
+        except KeyError as exc:
+            self.fail(f"the case's {verb} step lacks {exc}", i)
+        self.fail(f"the runner has no step {verb!r}", i)
+
+    def _unit(self, uid, i):
+        u = self.battle.units.get(uid)
+        if u is None:
+            self.fail(f"there is no unit {uid!r} in the case", i)
+        return u
+
+    # ---- expectations ------------------------------------------------------------------
+    def _expect(self, expect: dict, step) -> None:
+        problems = []
+        for key, want in expect.items():
+            if key in self.battle.units:
+                problems += self._expect_unit(key, want)
+            elif key in self.battle.leaders:
+                problems += self._expect_leader(key, want)
+            elif key in self.battle.commands:
+                for k, v in want.items():
+                    if k != "shaken":
+                        problems.append(f"{key}: the runner cannot check {k!r} of a command")
+                    elif (key in self.battle.state.shaken) != bool(v):
+                        problems.append(f"command {key} is {'' if key in self.battle.state.shaken else 'not '}"
+                                        f"Shaken (the text: {'Shaken' if v else 'not Shaken'})")
+            elif key in self.battle.sides:
+                for k, v in want.items():
+                    st = self.battle.state
+                    conceded = st.over and st.winner not in (None, key)
+                    if k not in ("concedes", "lost"):
+                        problems.append(f"{key}: the runner cannot check {k!r} of an army")
+                    elif conceded != bool(v):
+                        problems.append(f"army {key} {'has conceded' if conceded else 'has not conceded'}"
+                                        f" (battle over: {st.over}, {st.reason or 'no reason'}); "
+                                        f"the text: {'concedes' if v else 'fights on'}")
+            else:
+                problems.append(f"no unit, leader, command or army {key!r} to check")
+        if problems:
+            self.fail("; ".join(problems), step)
+
+    def _expect_unit(self, uid, want: dict) -> list:
+        u = self.battle.units[uid]
+        out = []
+        for k, v in want.items():
+            if k == "lost":
+                got = u.max_hits - u.hits
+                if got != v and not (u.eliminated and v >= u.max_hits and got >= 0):
+                    out.append(f"{uid} has lost {got}{' (eliminated)' if u.eliminated else ''}, "
+                               f"the text: {v}")
+            elif k == "eliminated":
+                if u.eliminated != bool(v):
+                    out.append(f"{uid} is {'' if u.eliminated else 'not '}eliminated, the text: "
+                               f"{'eliminated' if v else 'still in the battle'}")
+            elif k == "at" or k == "pos":
+                out += self._check_place(uid, u.pos, v, k)
+            elif k == "facing":
+                f = facing_of(v, uid)
+                if abs((u.facing - f + 180) % 360 - 180) > (0 if is_grid(self.ruleset) else 2):
+                    out.append(f"{uid} faces {u.facing}, the text: {v} ({f})")
+            elif k == "routed":
+                routed = bool(mark(u, "routed")) or any(
+                    re.search(rf"\b{re.escape(u.name)}\b.*rout", e) for e in self.events)
+                if routed != bool(v):
+                    out.append(f"{uid} has {'' if routed else 'not '}routed, the text: "
+                               f"{'routs' if v else 'does not rout'}")
+            elif k == "shaken":
+                cid = self.battle.hierarchy.command_of(uid)
+                if (cid in self.battle.state.shaken) != bool(v):
+                    out.append(f"{uid}'s command {cid} Shaken: {cid in self.battle.state.shaken}, "
+                               f"the text: {bool(v)}")
+            elif k in ("formation", "disordered", "fired", "fell_back", "moved"):
+                got = getattr(u, k)
+                if k == "moved":
+                    got = bool(got)
+                if got != v:
+                    out.append(f"{uid} {k} = {got!r}, the text: {v!r}")
+            else:
+                got = mark(u, k, None)
+                if got != v:
+                    out.append(f"{uid} {k} = {got!r}, the text: {v!r}")
+        return out
+
+    def _check_place(self, who, pos, v, key) -> list:
+        want = (((v[0] + 0.5) * BOX, (v[1] + 0.5) * BOX) if key == "at" and is_grid(self.ruleset)
+                else (float(v[0]), float(v[1])))
+        tol = 1e-6 if is_grid(self.ruleset) else INCH_TOLERANCE
+        if abs(pos[0] - want[0]) > tol or abs(pos[1] - want[1]) > tol:
+            got = ([int(pos[0] // BOX), int(pos[1] // BOX)] if is_grid(self.ruleset)
+                   else [round(pos[0], 2), round(pos[1], 2)])
+            return [f"{who} is at {got}, the text: {list(v)}"]
+        return []
+
+    def _expect_leader(self, lid, want: dict) -> list:
+        l = self.battle.leaders[lid]
+        out = []
+        for k, v in want.items():
+            if k == "eliminated":
+                if l.eliminated != bool(v):
+                    out.append(f"leader {lid} is {'' if l.eliminated else 'not '}eliminated, "
+                               f"the text: {'falls' if v else 'lives'}")
+            elif k in ("at", "pos"):
+                out += self._check_place(lid, l.pos, v, k)
+            elif k in ("hits", "rallied", "moved", "quality"):
+                if getattr(l, k) != v:
+                    out.append(f"leader {lid} {k} = {getattr(l, k)!r}, the text: {v!r}")
+            elif k == "lost":
+                if l.max_hits - l.hits != v:
+                    out.append(f"leader {lid} has lost {l.max_hits - l.hits}, the text: {v}")
+            else:
+                out.append(f"the runner cannot check {k!r} of a leader")
+        return out
+
+
+def _join(a, b):
+    if a is None:
+        return b
+    if b is None:
+        return a
+    if isinstance(a, dict) or isinstance(b, dict):
+        a = a if isinstance(a, dict) else {"": a}
+        b = b if isinstance(b, dict) else {"": b}
+        out = {k: list(v) for k, v in a.items()}
+        for k, v in b.items():
+            out[k] = out.get(k, []) + list(v)
+        return out
+    return list(a) + list(b)
+
+
+def _initiative_faces(step):
+    d = step.get("dice")
+    if isinstance(d, dict):              # the engine throws a die a side, in side order
+        blue, red = list(d.get("blue", [])), list(d.get("red", []))
+        out = []
+        while blue or red:
+            out += [blue.pop(0)] if blue else []
+            out += [red.pop(0)] if red else []
+        return out
+    return d or []
+
+
+def _with_first(info, first):
+    from dataclasses import replace
+    return replace(info, first_side=first)
+
+
+def run_case(case: Case) -> None:
+    Runner(case).run()
