@@ -68,6 +68,7 @@ def test_disordered_shooters_halve_rounding_up_and_a_flank_adds_one():
     b = duel(17.5, blue={"facing": 0})
     s, src = session_at(b, "fire_first", side="blue")
     s.battle.update_unit("b", disordered=True)
+    s.battle.mark_unit("b", was_disordered=True)    # disordered as the fire step began
     src.push(1, 4, 5, 2, 6, *[1] * 4)          # 7 hits halved -> 4; four saving dice fail
     s.execute(ga.Fire("b", "r"))
     assert s.battle.units["r"].hits == 20

@@ -95,6 +95,7 @@ def resolve_charge(battle, action, dice) -> list:
     events: list = []
     spot, way, cost, rate = charge_path(battle, unit, target)
     battle.mark_unit(unit.id, charge_strength=unit.hits,
+                     used=round(min(cost / rate, 1.0), 6) if rate else 1.0,
                      impetuous=battle.state.turn if arm(unit) == "cavalry" else None,
                      must_charge=None)
     battle.update_unit(unit.id, moved=2)
@@ -163,7 +164,7 @@ def _answer(battle, unit, target, dice, events: list) -> str:
     in_cover = table_terrain(battle.battlefield).covered(
         footprint(battle, target).polygon(), DIFFICULT_AREAS) >= 0.5
     if is_skirmish(target) and not in_cover:
-        retreat(battle, target.id, unit.pos, 1, "away", "flees", events)
+        retreat(battle, target.id, unit.pos, 1, "away", "flees", events, dice=dice)
         if not battle.units[target.id].eliminated:
             battle.update_unit(target.id, disordered=True, moved=2)
         return "fled"
@@ -177,11 +178,11 @@ def _answer(battle, unit, target, dice, events: list) -> str:
     score, result, _ = check(battle, battle.units[target.id], "charged", dice, events, face=face)
     cav_charge = arm(unit) == "cavalry"
     if result == "break":
-        retreat(battle, target.id, unit.pos, 2, "away", "breaks", events)
+        retreat(battle, target.id, unit.pos, 2, "away", "breaks", events, dice=dice)
         _disorder(battle, target.id)
         return "broke"
     if result == "fall_back":
-        retreat(battle, target.id, unit.pos, 1, "enemy", "falls back", events)
+        retreat(battle, target.id, unit.pos, 1, "enemy", "falls back", events, dice=dice)
         _disorder(battle, target.id)
         return "fell back"
     reaction = {"waver": "waver", "stand": "stand", "stand_first_fire": "first_fire"}.get(result)
@@ -200,8 +201,9 @@ def _answer(battle, unit, target, dice, events: list) -> str:
                                                 or reaction == "square"):
         battle.update_unit(target.id, formation="square")
         events.append(FormationChanged(target.name, "square"))
-    if reaction == "first_fire" and battle.units[target.id].moved:
-        reaction = "stand"                  # first fire only for a unit that did not move
+    if reaction == "first_fire" and (battle.units[target.id].moved or t_arm != "infantry"):
+        reaction = "stand"                  # first fire: foot that did not move (horse
+                                            # does not shoot: it meets the charge)
     battle.mark_unit(target.id, reaction=reaction)
     return {"waver": "wavers", "stand": "stands", "first_fire": "stands and fires first",
             "counter": "counter-charges", "square": "forms square"}[reaction]

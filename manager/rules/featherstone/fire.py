@@ -128,7 +128,15 @@ def shot_spec(battle, unit, target, support: bool = False, force_band: str = "")
     if support:
         figures //= 2                                  # support fire: half strength
     return Shot(False, band, rng, dice=dice_for(figures), number=number + (1 if flank else 0),
-                halve=unit.disordered, save=save, save_bonus=bonus, support=support)
+                halve=disordered_now(unit), save=save, save_bonus=bonus, support=support)
+
+
+def disordered_now(unit) -> bool:
+    """Disorder for shooting: as the fire step began (shooting is simultaneous, so a
+    volley in the step does not halve the reply), or as it is outside a fire step."""
+    if mark(unit, "strength") is not None:
+        return bool(mark(unit, "was_disordered"))
+    return unit.disordered
 
 
 def may_fire(battle, unit) -> str:
@@ -144,8 +152,15 @@ def may_fire(battle, unit) -> str:
         if mark(unit, "shots", 0) >= SHOTS_PER_BATTERY:
             return f"{unit.name} has fired its {SHOTS_PER_BATTERY} rounds"
         c = crew(unit)
-        if c >= 3 and not (mark(unit, "used", 0.0) <= 0.5 + 1e-9 or mark(unit, "turned", 0) <= 45):
-            return f"{unit.name} moved more than half and turned more than 45 degrees"
+        half = mark(unit, "used", 0.0) <= 0.5 + 1e-9
+        small_turn = mark(unit, "turned", 0) <= 45 + 1e-9
+        if battle.option("gun_move_fire") == "either":
+            if c >= 3 and not (half or small_turn):
+                return f"{unit.name} moved more than half and turned more than 45 degrees"
+        elif c >= 3 and not half:
+            return f"{unit.name} moved more than half its move: it may not fire"
+        elif c >= 3 and not small_turn:
+            return f"{unit.name} turned more than 45 degrees: it may not fire"
         if c == 2 and unit.moved:
             return f"{unit.name} has two gunners: it may move or fire, not both"
         if c == 1 and mark(unit, "fired_turn", -9) == battle.state.turn - 1:
@@ -223,7 +238,7 @@ def shoot(battle, unit, target, shot: Shot, dice, events: list) -> int:
                                                               f"{men} gunner(s) hit")))
             if destroyed:
                 events.append(GunDestroyed(target.name))
-                eliminate(battle, target.id, events, "gun destroyed")
+                eliminate(battle, target.id, events, "gun destroyed", dice=dice)
                 return target.hits
             return _casualties(battle, target, men, dice, events, unit.pos)
         faces = dice.roll(shot.damage_dice, f"damage: {unit.name} on {target.name}").faces
@@ -244,7 +259,7 @@ def shoot(battle, unit, target, shot: Shot, dice, events: list) -> int:
 def _casualties(battle, target, hits: int, dice, events: list, from_xy) -> int:
     lost = saving_rolls(battle, target, hits, dice, True, events, from_xy)
     hit_leaders_check(battle, target, hits, dice, events)
-    take_casualties(battle, target.id, lost, events)
+    take_casualties(battle, target.id, lost, events, dice=dice)
     return lost
 
 

@@ -127,8 +127,12 @@ def resolve_end_phase(battle, action, dice) -> list:
         nxt = STEPS[i + 1]
         who = side_order(battle, nxt)[0] if nxt in PER_SIDE else first_in(battle, "moves")
     if nxt in ("fire_first", "fire") and (nxt != step):
-        for u in battle.live_units():              # simultaneous: figures as the step begins
-            battle.mark_unit(u.id, strength=u.hits)
+        for u in battle.live_units():              # simultaneous: figures and disorder
+            battle.mark_unit(u.id, strength=u.hits,  # as the step begins
+                             was_disordered=True if u.disordered else None)
+    if nxt == "melee":                             # support and first fire: as they are now
+        for u in battle.live_units():
+            battle.mark_unit(u.id, strength=None, was_disordered=None)
     if nxt == "moves":
         _crews_return(battle, who)
     battle.set_state(phase=nxt, active=who, fought=frozenset())

@@ -84,7 +84,7 @@ def saving_rolls(battle, unit, hits: int, dice, shooting: bool, events: list,
     return hits - saved
 
 
-def take_casualties(battle, uid: str, n: int, events: list) -> bool:
+def take_casualties(battle, uid: str, n: int, events: list, dice=None) -> bool:
     """Remove figures (never below zero) and disorder the unit; True if it is gone."""
     unit = battle.units[uid]
     n = min(n, unit.hits)
@@ -93,7 +93,7 @@ def take_casualties(battle, uid: str, n: int, events: list) -> bool:
     unit = battle.update_unit(uid, hits=unit.hits - n)
     events.append(HitsTaken(unit.name, n, unit.hits, uid))
     if unit.hits == 0:
-        eliminate(battle, uid, events)
+        eliminate(battle, uid, events, dice=dice)
         return True
     if not unit.disordered:
         battle.update_unit(uid, disordered=True)
@@ -101,11 +101,13 @@ def take_casualties(battle, uid: str, n: int, events: list) -> bool:
     return False
 
 
-def eliminate(battle, uid: str, events: list, why: str = "") -> None:
+def eliminate(battle, uid: str, events: list, why: str = "", dice=None) -> None:
+    """The unit is gone; a general attached to it is diced for as overrun (1-3 falls)."""
     unit = battle.units[uid]
-    for l in attached_leaders(battle, unit):
-        overrun_general(battle, l.id, None, events)
+    riders = attached_leaders(battle, unit)
     battle.update_unit(uid, eliminated=True, marks=())
+    for l in riders:                       # he escapes to another unit, never this one
+        overrun_general(battle, l.id, dice, events)
     events.append(UnitEliminated(unit.name + (f" ({why})" if why else ""), uid))
 
 
@@ -136,7 +138,7 @@ def overrun_general(battle, lid: str, dice, events: list) -> None:
     formed friendly unit, with no influence for the rest of the turn."""
     leader = battle.leaders[lid]
     friends = [u for u in battle.live_units(leader.side) if not u.disordered]
-    face = dice.d6(f"overrun: {leader.name}") if dice is not None else 1
+    face = dice.d6(f"overrun: {leader.name}")
     if face <= 3 or not friends:
         leader_dies(battle, lid, events, "overrun")
         return
@@ -149,7 +151,7 @@ def overrun_general(battle, lid: str, dice, events: list) -> None:
 
 # ---- retreats ---------------------------------------------------------------------------
 def retreat(battle, uid: str, away_from, moves: float, face: str, how: str,
-            events: list) -> bool:
+            events: list, dice=None) -> bool:
     """Move a unit `moves` of its moves directly away from a point, stopping short of any
     base or impassable ground; facing the enemy ('enemy') or its way ('away'). A unit
     driven off the table is lost. True if it left the table."""
@@ -176,7 +178,7 @@ def retreat(battle, uid: str, away_from, moves: float, face: str, how: str,
     done, why = slide(fp, way, inches, stop)
     if why == "off":
         moved_leaders(battle, unit, unit.x + hx * done, unit.y + hy * done)
-        eliminate(battle, uid, events, "driven off the table")
+        eliminate(battle, uid, events, "driven off the table", dice=dice)
         return True
     x, y = unit.x + hx * done, unit.y + hy * done
     if done == 0 and any(overlap(fp, footprint(battle, o)) for o in others):

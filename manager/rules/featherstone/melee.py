@@ -144,7 +144,7 @@ def resolve_melee(battle, action, dice) -> list:
     if first == "d" and not battle.units[lead.id].eliminated:
         d_hits = _defender_strike(battle, d, lead, reaction, dice, events)
         lost = saving_rolls(battle, lead, d_hits, dice, False, events, d.pos)
-        take_casualties(battle, lead.id, lost, events)
+        take_casualties(battle, lead.id, lost, events, dice=dice)
         inflicted["d"] += lost
         hits_on[lead.id] += d_hits
         lead = battle.units[lead.id]
@@ -158,7 +158,7 @@ def resolve_melee(battle, action, dice) -> list:
                 failed = True
                 retreat(battle, lead.id, d.pos, 2 if result == "break" else 1,
                         "away" if result == "break" else "enemy", "falls back from the charge",
-                        events)
+                        events, dice=dice)
                 if not battle.units[lead.id].eliminated:
                     battle.update_unit(lead.id, disordered=True)
     if not halted and not failed:
@@ -170,7 +170,7 @@ def resolve_melee(battle, action, dice) -> list:
         hits_on[d.id] += a_hits
         inflicted["a"] += a_lost
         if first == "a":                        # the first strike lands before the reply
-            take_casualties(battle, d.id, a_lost, events)
+            take_casualties(battle, d.id, a_lost, events, dice=dice)
         d_now = battle.units[d.id]
         if first != "d" and live and reaction != "caught" and not d_now.eliminated:
             s = striker(battle, d_now, lead, d_now.hits, reaction == "counter")
@@ -178,9 +178,9 @@ def resolve_melee(battle, action, dice) -> list:
             lost = saving_rolls(battle, lead, d_hits, dice, False, events, d.pos)
             hits_on[lead.id] += d_hits
             inflicted["d"] += lost
-            take_casualties(battle, lead.id, lost, events)
+            take_casualties(battle, lead.id, lost, events, dice=dice)
         if first != "a":
-            take_casualties(battle, d.id, a_lost, events)
+            take_casualties(battle, d.id, a_lost, events, dice=dice)
         _decide(battle, m, d, attackers, inflicted, a_lost, dice, events)
     for uid, h in hits_on.items():
         if not battle.units[uid].eliminated:
@@ -222,7 +222,7 @@ def _halt(battle, lead, d, dice, events, lost) -> None:
         from .fire import return_fire
         return_fire(battle, lead, d, dice, events)
     else:
-        retreat(battle, lead.id, d.pos, 1, "enemy", "withdraws", events)
+        retreat(battle, lead.id, d.pos, 1, "enemy", "withdraws", events, dice=dice)
 
 
 def _decide(battle, m, d, attackers, inflicted, a_lost, dice, events) -> None:
@@ -232,7 +232,7 @@ def _decide(battle, m, d, attackers, inflicted, a_lost, dice, events) -> None:
     if d_now.formation == "square" and cav and a_lost < 4 and not d_now.eliminated:
         for a in live_a:
             if not a.eliminated:
-                retreat(battle, a.id, d.pos, 1, "enemy", "recoils from the square", events)
+                retreat(battle, a.id, d.pos, 1, "enemy", "recoils from the square", events, dice=dice)
                 battle.update_unit(a.id, disordered=True)
         events.append(Pursued(d_now.name, 0.0))
         return
@@ -246,13 +246,13 @@ def _decide(battle, m, d, attackers, inflicted, a_lost, dice, events) -> None:
         enemy = winners[0]
         _, result, _ = check(battle, u, "lost_melee", dice, events)
         if result == "disperse":
-            eliminate(battle, u.id, events, "disperses or surrenders")
+            eliminate(battle, u.id, events, "disperses or surrenders", dice=dice)
         elif result == "rout":
             lost = dice.d6(f"rout losses: {u.name}")
-            if not take_casualties(battle, u.id, lost, events):
-                retreat(battle, u.id, enemy.pos, 2, "away", "routs", events)
+            if not take_casualties(battle, u.id, lost, events, dice=dice):
+                retreat(battle, u.id, enemy.pos, 2, "away", "routs", events, dice=dice)
         else:
-            retreat(battle, u.id, enemy.pos, 1, "enemy", "falls back", events)
+            retreat(battle, u.id, enemy.pos, 1, "enemy", "falls back", events, dice=dice)
             if not battle.units[u.id].eliminated:
                 battle.update_unit(u.id, disordered=True)
     if battle.option("pursuit"):

@@ -141,15 +141,15 @@ def apply_rally(battle, unit, result: str, dice, events: list, leader_name: str 
     enemy = nearest_enemy(battle, unit)
     away = enemy.pos if enemy else unit.pos
     if result == "disperse":
-        eliminate(battle, uid, events, "dispersed")
+        eliminate(battle, uid, events, "dispersed", dice=dice)
     elif result == "rout":
         lost = dice.d6(f"rout losses: {unit.name}")
-        if not take_casualties(battle, uid, lost, events):
-            retreat(battle, uid, away, 2, "away", "routs", events)
+        if not take_casualties(battle, uid, lost, events, dice=dice):
+            retreat(battle, uid, away, 2, "away", "routs", events, dice=dice)
             if not battle.units[uid].eliminated:
                 battle.mark_unit(uid, allow=0)
     elif result == "fall_back":
-        retreat(battle, uid, away, 1, "enemy", "falls back", events)
+        retreat(battle, uid, away, 1, "enemy", "falls back", events, dice=dice)
         if not battle.units[uid].eliminated:
             battle.mark_unit(uid, allow=0)
     elif result == "no_rally":

@@ -214,7 +214,7 @@ def resolve_recall(battle, action, dice) -> list:
     unit = battle.units[action.unit]
     events: list = []
     enemy = nearest_enemy(battle, unit)
-    retreat(battle, unit.id, enemy.pos if enemy else unit.pos, 1, "enemy", "is recalled", events)
+    retreat(battle, unit.id, enemy.pos if enemy else unit.pos, 1, "enemy", "is recalled", events, dice=dice)
     if not battle.units[unit.id].eliminated:
         battle.update_unit(unit.id, disordered=True, moved=2)
         battle.mark_unit(unit.id, recall=None)

@@ -4,7 +4,8 @@ Per-turn facts live in the unit's ruleset marks (see `mark`): `used` (fraction o
 move spent), `allow` (what the rally let it move: 0, 0.5, 1), `turned` (degrees
 turned), `charging` (target id), `reaction` (its answer to a charge), `impetuous`
 (the turn cavalry last charged), `shots` (rounds fired), `fired_turn`, `sheltered`,
-`strength` (figures when the current fire step began: shooting is simultaneous),
+`strength` and `was_disordered` (figures and disorder when the current fire step
+began: shooting is simultaneous),
 `faces` (square faces that have fired), `checked` (turn of its last rally check),
 `must_charge`, `officer_lost`, `no_influence` (a general who fled an overrun).
 """

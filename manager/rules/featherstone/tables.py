@@ -124,6 +124,9 @@ OPTIONS = (
            ("charged_column", "none")),
     Option("seven_against_cavalry", "square", "Infantry rolling 7 when charged by cavalry "
            "forms square, or stands and fires first.", ("square", "stand_and_fire")),
+    Option("gun_move_fire", "both", "Guns fire if they moved no more than half AND turned "
+           "45 degrees or less (both limits), or if either holds (a gun that moved a full "
+           "move straight ahead may still fire).", ("both", "either")),
     Option("pursuit", True, "Victorious units pursue (infantry 1D6 inches, cavalry the "
            "rest of their move + 1D6, or 2D6 if impetuous)."),
     Option("support_fire", True, "Units that did not move and can see the fight fire in "
