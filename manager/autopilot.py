@@ -52,7 +52,8 @@ class Autopilot:
             defender = b.units.get(action.defender)
             if defender is not None:
                 melee = next(m for m in s.ruleset.melees(b) if m.defender == action.defender)
-                action = ResolveMelee(action.defender, self.commanders[defender.side].joiners(melee))
+                from dataclasses import replace
+                action = replace(action, joiners=self.commanders[defender.side].joiners(melee))
         try:
             self.execute(action)
         except IllegalAction:

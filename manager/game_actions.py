@@ -71,6 +71,9 @@ class Rally(GameAction):
 class ResolveMelee(GameAction):
     defender: str                 # the attacked piece that names the melee
     joiners: tuple = ()           # defenders with an attacker in their zone who choose to fight
+    support: tuple | None = None  # units that fire in support (None: every one able to)
+    pursue: tuple | None = None   # winners that choose to pursue where the rules say "may"
+                                  # (None: every one able to)
 
 
 @register

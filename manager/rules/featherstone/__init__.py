@@ -37,6 +37,7 @@ class Featherstone(TableRuleset, Ruleset):
         self.plays(ga.ChangeFormation, moves.check_change_formation,
                    moves.resolve_change_formation)
         self.plays(moves.SoundRecall, moves.check_recall, moves.resolve_recall)
+        self.plays(moves.HoldGround, moves.check_hold, moves.resolve_hold)
         self.plays(ga.Fire, fire.check_fire, fire.resolve_fire, fire.fire_odds)
         self.plays(ga.ResolveMelee, melee.check_resolve_melee, melee.resolve_melee,
                    melee_odds.resolve_melee_odds)

@@ -163,50 +163,118 @@ def _answer(battle, unit, target, dice, events: list) -> str:
     from ...table_terrain import table_terrain
     in_cover = table_terrain(battle.battlefield).covered(
         footprint(battle, target).polygon(), DIFFICULT_AREAS) >= 0.5
-    if is_skirmish(target) and not in_cover:
-        retreat(battle, target.id, unit.pos, 1, "away", "flees", events, dice=dice)
+    if is_skirmish(target) and not in_cover and not mark(target, "stand_ground"):
+        retreat(battle, target.id, unit.pos, evade_moves(battle, unit, target), "away",
+                "evades", events, dice=dice)
         if not battle.units[target.id].eliminated:
             battle.update_unit(target.id, disordered=True, moved=2)
         return "fled"
-    face = None
-    if target.disordered:
-        score, result, face = check(battle, target, "rally", dice, events)
-        if result in ("disperse", "rout", "fall_back"):
-            from .morale import apply_rally
-            apply_rally(battle, target, result, dice, events)
-            return {"disperse": "dispersed", "rout": "broke"}.get(result, "fell back")
-    score, result, _ = check(battle, battle.units[target.id], "charged", dice, events, face=face)
-    cav_charge = arm(unit) == "cavalry"
+    word, reaction, disorder, square = _charged_result(battle, unit, target, dice, events)
+    if word in ("dispersed",):
+        return word
+    if reaction is None:                     # broke or fell back before the charge
+        how = {"broke": ("breaks", 2, "away"), "fell back": ("falls back", 1, "enemy"),
+               "routs": ("routs", 2, "away")}[word]
+        if word == "routs":
+            lost = dice.d6(f"rout losses: {target.name}")
+            from .losses import take_casualties
+            if take_casualties(battle, target.id, lost, events, dice=dice):
+                return "broke"
+        retreat(battle, target.id, unit.pos, how[1], how[2], how[0], events, dice=dice)
+        _disorder(battle, target.id)
+        return "broke" if word == "routs" else word
+    if disorder:
+        _disorder(battle, target.id)
+    if square:
+        battle.update_unit(target.id, formation="square")
+        events.append(FormationChanged(target.name, "square"))
+    battle.mark_unit(target.id, reaction=reaction)
+    return {"waver": "wavers", "stand": "stands", "first_fire": "stands and fires first",
+            "counter": "counter-charges", "square": "forms square"}[reaction]
+
+
+def evade_moves(battle, unit, target) -> float:
+    """Skirmishers evade "up to their full movement staying more than 2 inches away if
+    possible": as far as keeps them 2 inches beyond the charger's reach, at most a move
+    (as a fraction of the move `retreat` measures)."""
+    from .tables import EVADE_CLEAR
+    spot, way, cost, rate = charge_path(battle, unit, target)
+    full = max(move_rate(target), move_rate(target, "line"))
+    want = max(rate - cost, 0.0) + EVADE_CLEAR + 0.05
+    return min(1.0, want / full) if full else 0.0
+
+
+def answers(battle, unit, target) -> list:
+    """[(face, score column, score)] the target's one morale roll is read on: a disordered
+    unit due its rally check (it took casualties this turn) reads the Rally column and, if
+    it stands, the same score on the Charged column; any other reads the Charged column
+    (one that already failed its rally this turn does not roll on the Rally column again)."""
+    from .morale import modifiers
+    from .tables import MORALE_MAX, MORALE_MIN
+    due = target.disordered and mark(target, "checked") != battle.state.turn
+    column = "rally" if due else "charged"
+    mod = sum(v for _, v in modifiers(battle, target, column))
+    return [(f, column, max(MORALE_MIN, min(MORALE_MAX, f + mod))) for f in range(1, 7)]
+
+
+def reaction_for(battle, unit, target, column: str, score: int):
+    """(word, reaction, disorder it, form square) for a score read on `column` (the Rally
+    column's failures end it there; otherwise the same score on the Charged column)."""
+    from .tables import CHARGED, RALLY
+    if column == "rally":
+        r = RALLY[score]
+        if r == "disperse":
+            return "dispersed", None, False, False
+        if r == "rout":
+            return "routs", None, True, False
+        if r == "fall_back":
+            return "fell back", None, True, False
+    result = CHARGED[score]
     if result == "break":
-        retreat(battle, target.id, unit.pos, 2, "away", "breaks", events, dice=dice)
-        _disorder(battle, target.id)
-        return "broke"
+        return "broke", None, True, False
     if result == "fall_back":
-        retreat(battle, target.id, unit.pos, 1, "enemy", "falls back", events, dice=dice)
-        _disorder(battle, target.id)
-        return "fell back"
+        return "fell back", None, True, False
+    t_arm, cav_charge = arm(target), arm(unit) == "cavalry"
     reaction = {"waver": "waver", "stand": "stand", "stand_first_fire": "first_fire"}.get(result)
     if result == "counter":
         if t_arm == "cavalry" and cav_charge:
             reaction = "counter"
-            battle.mark_unit(target.id, impetuous=battle.state.turn)
         elif t_arm == "infantry" and cav_charge and \
                 battle.option("seven_against_cavalry") == "square":
             reaction = "square"
         else:
             reaction = "first_fire"
-    if result == "waver":
-        _disorder(battle, target.id)
-    if t_arm == "infantry" and cav_charge and (result in ("stand", "stand_first_fire")
-                                                or reaction == "square"):
-        battle.update_unit(target.id, formation="square")
-        events.append(FormationChanged(target.name, "square"))
-    if reaction == "first_fire" and (battle.units[target.id].moved or t_arm != "infantry"):
-        reaction = "stand"                  # first fire: foot that did not move (horse
-                                            # does not shoot: it meets the charge)
-    battle.mark_unit(target.id, reaction=reaction)
-    return {"waver": "wavers", "stand": "stands", "first_fire": "stands and fires first",
-            "counter": "counter-charges", "square": "forms square"}[reaction]
+    square = t_arm == "infantry" and cav_charge and (
+        result in ("stand", "stand_first_fire") or reaction == "square")
+    if reaction == "first_fire" and (target.moved or t_arm != "infantry"):
+        reaction = "stand"               # first fire: foot that did not move (horse does not
+                                         # shoot: it meets the charge)
+    return "", reaction, result == "waver", square
+
+
+def _charged_result(battle, unit, target, dice, events):
+    from .morale import LABELS, MoraleChecked, apply_rally, check
+    from .tables import CHARGED
+    rows = answers(battle, unit, target)
+    column = rows[0][1]
+    if column == "rally":
+        score, result, face = check(battle, target, "rally", dice, events)
+        battle.mark_unit(target.id, checked=battle.state.turn)
+        if result == "disperse":
+            apply_rally(battle, target, result, dice, events)
+            return "dispersed", None, False, False
+        if result.startswith("rally"):
+            battle.update_unit(target.id, disordered=False)
+        if result not in ("rout", "fall_back"):
+            events.append(MoraleChecked(target.name, "charged", face, "the same roll", score,
+                                        LABELS.get(CHARGED[score], CHARGED[score])))
+    else:
+        score, _, _ = check(battle, target, "charged", dice, events)
+    word, reaction, disorder, square = reaction_for(battle, unit, battle.units[target.id],
+                                                    column, score)
+    if reaction == "counter":
+        battle.mark_unit(target.id, impetuous=battle.state.turn)
+    return word, reaction, disorder, square
 
 
 def _disorder(battle, uid: str) -> None:

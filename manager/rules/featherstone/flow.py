@@ -56,7 +56,8 @@ def _begin_turn(battle, turn: int, dice) -> list:
         if u.eliminated:
             continue
         keep = {k: v for k, v in u.marks if k in ("shots", "fired_turn", "impetuous",
-                                                   "officer_lost", "sheltered", "checked")}
+                                                   "officer_lost", "sheltered", "checked",
+                                                   "stand_ground")}
         battle.update_unit(u.id, moved=0, fired=False, fell_back=False,
                            marks=tuple(sorted(keep.items())))
     for l in battle.leaders.values():

@@ -129,38 +129,49 @@ def resolve_melee(battle, action, dice) -> list:
     lead = attackers[0]
     events: list = []
     reaction = mark(d, "reaction", "stand")
-    start = {u.id: u.hits for u in attackers + [d]}
+    charged_with = mark(lead, "charge_strength", lead.hits)   # figures as it charged
     inflicted = {"a": 0, "d": 0}
     hits_on = {u.id: 0 for u in attackers + [d]}
     if battle.option("support_fire"):
-        for side_key, shooters, target in (("d", supporters(battle, m, d.side), lead),
-                                           ("a", supporters(battle, m, lead.side), d)):
+        for side_key, shooters, target in (("d", supporters(battle, m, d.side, action.support),
+                                            lead),
+                                           ("a", supporters(battle, m, lead.side, action.support),
+                                            d)):
             for sup in shooters:
                 if not battle.units[target.id].eliminated:
                     inflicted[side_key] += support_fire(battle, sup, target, dice, events)
     halted = failed = False
     first = _first_striker(battle, d, lead, reaction)
     a_hits = d_hits = 0
-    if first == "d" and not battle.units[lead.id].eliminated:
+    if first == "d" and reaction == "first_fire" and not battle.units[lead.id].eliminated:
         d_hits = _defender_strike(battle, d, lead, reaction, dice, events)
         lost = saving_rolls(battle, lead, d_hits, dice, False, events, d.pos)
         take_casualties(battle, lead.id, lost, events, dice=dice)
         inflicted["d"] += lost
         hits_on[lead.id] += d_hits
-        lead = battle.units[lead.id]
-        total = start[lead.id] - lead.hits
-        if reaction in ("first_fire",) and total * 4 >= start[lead.id] and not lead.eliminated:
-            halted = True
-            _halt(battle, lead, d, dice, events, total)
-        elif total and not lead.eliminated and battle.option("charger_check") == "charged_column":
-            _, result, _ = check(battle, lead, "charged", dice, events)
-            if result in ("break", "fall_back"):
-                failed = True
-                retreat(battle, lead.id, d.pos, 2 if result == "break" else 1,
-                        "away" if result == "break" else "enemy", "falls back from the charge",
-                        events, dice=dice)
-                if not battle.units[lead.id].eliminated:
-                    battle.update_unit(lead.id, disordered=True)
+    lead = battle.units[lead.id]
+    fire_lost = charged_with - lead.hits        # canister at the charge, support, first fire
+    if fire_lost * 4 >= charged_with and fire_lost and not lead.eliminated:
+        halted = True                           # a quarter of its strength at the charge
+        _halt(battle, lead, d, dice, events, fire_lost)
+    if not halted and first == "d" and reaction != "first_fire" \
+            and not battle.units[lead.id].eliminated:       # a lancer's first strike
+        d_hits = _defender_strike(battle, d, lead, reaction, dice, events)
+        lost = saving_rolls(battle, lead, d_hits, dice, False, events, d.pos)
+        take_casualties(battle, lead.id, lost, events, dice=dice)
+        inflicted["d"] += lost
+        hits_on[lead.id] += d_hits
+    lead = battle.units[lead.id]
+    if not halted and not lead.eliminated and charged_with > lead.hits \
+            and battle.option("charger_check") == "charged_column":
+        _, result, _ = check(battle, lead, "charged", dice, events)   # casualties while charging
+        if result in ("break", "fall_back"):
+            failed = True
+            retreat(battle, lead.id, d.pos, 2 if result == "break" else 1,
+                    "away" if result == "break" else "enemy", "falls back from the charge",
+                    events, dice=dice)
+            if not battle.units[lead.id].eliminated:
+                battle.update_unit(lead.id, disordered=True)
     if not halted and not failed:
         live = [battle.units[a.id] for a in attackers if not battle.units[a.id].eliminated]
         for a in live:
@@ -172,16 +183,18 @@ def resolve_melee(battle, action, dice) -> list:
         if first == "a":                        # the first strike lands before the reply
             take_casualties(battle, d.id, a_lost, events, dice=dice)
         d_now = battle.units[d.id]
-        if first != "d" and live and reaction != "caught" and not d_now.eliminated:
-            s = striker(battle, d_now, lead, d_now.hits, reaction == "counter")
-            d_hits = roll_strike(battle, s, lead, dice, events)
-            lost = saving_rolls(battle, lead, d_hits, dice, False, events, d.pos)
+        lead_now = battle.units[lead.id]
+        if first != "d" and live and reaction != "caught" and not d_now.eliminated \
+                and not lead_now.eliminated:
+            s = striker(battle, d_now, lead_now, d_now.hits, reaction == "counter")
+            d_hits = roll_strike(battle, s, lead_now, dice, events)
+            lost = saving_rolls(battle, lead_now, d_hits, dice, False, events, d.pos)
             hits_on[lead.id] += d_hits
             inflicted["d"] += lost
             take_casualties(battle, lead.id, lost, events, dice=dice)
         if first != "a":
             take_casualties(battle, d.id, a_lost, events, dice=dice)
-        _decide(battle, m, d, attackers, inflicted, a_lost, dice, events)
+        _decide(battle, m, d, attackers, inflicted, a_lost, dice, events, action.pursue)
     for uid, h in hits_on.items():
         if not battle.units[uid].eliminated:
             hit_leaders_check(battle, battle.units[uid], h, dice, events)
@@ -225,7 +238,7 @@ def _halt(battle, lead, d, dice, events, lost) -> None:
         retreat(battle, lead.id, d.pos, 1, "enemy", "withdraws", events, dice=dice)
 
 
-def _decide(battle, m, d, attackers, inflicted, a_lost, dice, events) -> None:
+def _decide(battle, m, d, attackers, inflicted, a_lost, dice, events, pursue=None) -> None:
     live_a = [battle.units[a.id] for a in attackers]
     d_now = battle.units[d.id]
     cav = [a for a in live_a if arm(a) == "cavalry"]
@@ -256,11 +269,12 @@ def _decide(battle, m, d, attackers, inflicted, a_lost, dice, events) -> None:
             if not battle.units[u.id].eliminated:
                 battle.update_unit(u.id, disordered=True)
     if battle.option("pursuit"):
-        for w in winners:
-            pursue(battle, battle.units[w.id], dice, events)
+        for w in winners:                # infantry "may" pursue: the player's choice;
+            if arm(w) == "cavalry" or pursue is None or w.id in pursue:   # horse "will"
+                pursue_unit(battle, battle.units[w.id], dice, events)
 
 
-def pursue(battle, unit, dice, events) -> None:
+def pursue_unit(battle, unit, dice, events) -> None:
     """Infantry 1D6 inches; cavalry the rest of their move + 1D6 (2D6 if impetuous)."""
     if unit.eliminated or arm(unit) == "artillery" or unit.formation == "square":
         return

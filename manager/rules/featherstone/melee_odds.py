@@ -72,12 +72,61 @@ def lost_dist(battle, unit, enemy, figures, charging, target) -> Dist:
     return strike_hits(s).thinned(keep, 6)
 
 
-def _support(battle, m: Melee, side: str, target) -> Dist:
+class _Pmfs:
+    """The distributions one melee needs, each built once: probabilities as Fractions
+    (exact) or floats (fast; they agree with the exact ones to rounding)."""
+
+    def __init__(self, battle, exact: bool):
+        self.battle, self.exact, self.memo = battle, exact, {}
+
+    def of(self, dist: Dist) -> list:
+        if self.exact:
+            return dist.probabilities()
+        t = float(dist.total)
+        return [w / t for w in dist.weights]
+
+    def lost(self, unit, enemy, figures, disordered, charging, target) -> list:
+        key = ("lost", unit.id, enemy.id, figures, disordered, charging, target.id)
+        if key not in self.memo:
+            u = unit if unit.disordered == disordered else evolve(unit, disordered=disordered)
+            self.memo[key] = self.of(lost_dist(self.battle, u, enemy, figures, charging, target))
+        return self.memo[key]
+
+    def first_fire(self, d, lead, figures, disordered) -> list:
+        key = ("ff", figures, disordered)
+        if key not in self.memo:
+            from dataclasses import replace
+            shot = close_shot(self.battle, d, lead, disordered)
+            shot = replace(shot, dice=dice_for(firing_figures(d, figures)))
+            save, b = save_for(self.battle, lead, False)       # melee saves, as resolved
+            shot = replace(shot, save=save, save_bonus=b)
+            self.memo[key] = self.of(casualty_dist(shot))
+        return self.memo[key]
+
+    def fails(self, lead, lost) -> object:
+        key = ("fail", lost)
+        if key not in self.memo:
+            f = _check_fails(self.battle, lead, lost)
+            self.memo[key] = f if self.exact else float(f)
+        return self.memo[key]
+
+
+def _add(pa: list, pb: list) -> list:
+    out = [0] * (len(pa) + len(pb) - 1)
+    for i, x in enumerate(pa):
+        if x:
+            for j, y in enumerate(pb):
+                if y:
+                    out[i + j] += x * y
+    return out
+
+
+def _support(battle, m: Melee, side: str, target, chosen=None) -> Dist:
     from .support import _spec, supporters
     total = ZERO
     if not battle.option("support_fire"):
         return total
-    for u, _ in supporters(battle, m, side):
+    for u, _ in supporters(battle, m, side, chosen):
         try:
             total = total + casualty_dist(_spec(battle, u, target))
         except IllegalAction:
@@ -95,115 +144,212 @@ def _check_fails(battle, unit, lost: int) -> Fraction:
     return Fraction(bad, 6)
 
 
-def melee_odds(battle, m: Melee) -> Odds:
+def melee_odds(battle, m: Melee, support=None, exact: bool = True) -> Odds:
+    """The melee's outcomes, step by step as resolve_melee plays it: support fire, first
+    fire, the halt at a quarter of the charge's strength lost to fire, a lancer's first
+    strike, the charger's check, then the strikes, each with the disorder the casualties
+    before it caused (a disordered striker halves its hits)."""
+    pm = _Pmfs(battle, exact)
+    one = Fraction(1) if exact else 1.0
     d = battle.units[m.defender]
     attackers = [battle.units[a] for a in m.attackers]
     lead = attackers[0]
     reaction = mark(d, "reaction", "stand")
     first = _first_striker(battle, d, lead, reaction)
-    sup_on_a, sup_on_d = _support(battle, m, d.side, lead), _support(battle, m, lead.side, d)
+    charged_with = mark(lead, "charge_strength", lead.hits)
+    before = charged_with - lead.hits               # lost to fire since the charge began
+    sup_on_a = pm.of(_support(battle, m, d.side, lead, support))
+    sup_on_d = pm.of(_support(battle, m, lead.side, d, support))
     bonus_a, bonus_d = bonus(battle, attackers), bonus(battle, [d])
     square_rule = d.formation == "square" and any(arm(a) == "cavalry" for a in attackers)
-    out = {"attacker wins": Fraction(0), "defender wins": Fraction(0),
-           "charge halted": Fraction(0), "charge fails (morale)": Fraction(0)}
-    on_d, on_a = [], []
+    out = {"attacker wins": 0 * one, "defender wins": 0 * one,
+           "charge halted": 0 * one, "charge fails (morale)": 0 * one}
+    on_d, on_a = [0 * one], [0 * one]
     check_on = battle.option("charger_check") == "charged_column"
+    others = [one]
+    for a in attackers[1:]:
+        others = _add(others, pm.lost(a, d, a.hits, a.disordered, True, d))
 
-    def fight(p, a_sup, d_sup, c, x_dist: Dist, y_dist_for):
-        """Accumulate: x = casualties by the attackers, y (given x) by the defender."""
-        for x, px in enumerate(x_dist.probabilities()):
-            if not px:
-                continue
-            y_dist = y_dist_for(x)
-            for y, py in enumerate(y_dist.probabilities()):
-                if not py:
+    def note(line, k, q):
+        if k >= len(line):
+            line.extend([0 * one] * (k + 1 - len(line)))
+        line[k] += q
+
+    def fight(q, a_base, d_base, x_pmf, y_of_x):
+        """x: casualties by the attackers; y: by the defender (given x, or fixed)."""
+        if isinstance(y_of_x, list):
+            cum, run = [], 0 * one
+            for py in y_of_x:
+                run += py
+                cum.append(run)
+            for y, py in enumerate(y_of_x):
+                if py:
+                    note(on_a, d_base + y, q * py)
+            for x, px in enumerate(x_pmf):
+                if not px:
                     continue
-                q = p * px * py
-                inflicted_a, inflicted_d = d_sup + x, a_sup + c + y
-                on_d.append((q, inflicted_a))
-                on_a.append((q, inflicted_d))
-                lost = square_rule and x < 4
-                if lost or inflicted_a + bonus_a <= inflicted_d + bonus_d:
-                    out["defender wins"] += q
-                else:
-                    out["attacker wins"] += q
+                note(on_d, a_base + x, q * px)
+                if square_rule and x < 4:
+                    out["defender wins"] += q * px
+                    continue
+                # the attackers win when x + a_base + bonus_a > y + d_base + bonus_d
+                limit = x + a_base + bonus_a - d_base - bonus_d - 1     # largest y they beat
+                p_win = cum[min(limit, len(cum) - 1)] if limit >= 0 else 0 * one
+                out["attacker wins"] += q * px * p_win
+                out["defender wins"] += q * px * (1 - p_win)
+            return
+        for x, px in enumerate(x_pmf):
+            if px:
+                fight(q * px, a_base, d_base, [0 * one] * x + [one], y_of_x(x))
 
-    for a_sup, pa in enumerate(sup_on_a.probabilities()):
-        for d_sup, pd in enumerate(sup_on_d.probabilities()):
-            p = pa * pd
-            if not p:
+    for a_sup, pa in enumerate(sup_on_a):
+        if not pa:
+            continue
+        for d_sup, pd in enumerate(sup_on_d):
+            if not pd:
                 continue
-            fa, fd = max(lead.hits - a_sup, 0), max(d.hits - d_sup, 0)
-            others = ZERO
-            for a in attackers[1:]:
-                others = others + lost_dist(battle, a, d, a.hits, True, d)
-            if first == "d":
-                if reaction == "first_fire":
-                    shot = close_shot(battle, d, lead, d.disordered)
-                    from dataclasses import replace
-                    shot = replace(shot, dice=dice_for(firing_figures(d, fd)))
-                    first_dist = casualty_dist(shot)
-                else:
-                    first_dist = lost_dist(battle, d, lead, fd, False, lead)
-                for c, pc in enumerate(first_dist.probabilities()):
-                    if not pc:
-                        continue
-                    total = a_sup + c
-                    if reaction == "first_fire" and total * 4 >= lead.hits:
-                        out["charge halted"] += p * pc
-                        on_a.append((p * pc, total))
-                        on_d.append((p * pc, d_sup))
-                        continue
-                    fail = _check_fails(battle, lead, total) if (total and check_on) else 0
-                    out["charge fails (morale)"] += p * pc * fail
-                    if fail:
-                        on_a.append((p * pc * fail, total))
-                        on_d.append((p * pc * fail, d_sup))
-                    x = lost_dist(battle, lead, d, max(fa - c, 0), True, d) + others
-                    fight(p * pc * (1 - fail), a_sup, d_sup, c, x, lambda _x: ZERO)
+            p = pa * pd
+            la, fd = lead.hits - a_sup, d.hits - d_sup
+            a_dis, d_dis = lead.disordered or a_sup > 0, d.disordered or d_sup > 0
+            if la <= 0:
+                out["defender wins"] += p
+                note(on_a, a_sup, p)
+                note(on_d, d_sup, p)
+                continue
+            if fd <= 0:
+                out["attacker wins"] += p
+                note(on_a, a_sup, p)
+                note(on_d, d_sup, p)
+                continue
+            fire_first = first == "d" and reaction == "first_fire"
+            if fire_first:
+                first_pmf = pm.first_fire(d, lead, fd, d_dis)
             else:
-                x = lost_dist(battle, lead, d, fa, True, d) + others
-                if reaction == "caught":
-                    fight(p, a_sup, d_sup, 0, x, lambda _x: ZERO)
-                elif first == "a":
-                    fight(p, a_sup, d_sup, 0, x, lambda xx: lost_dist(
-                        battle, d, lead, max(fd - xx, 0), reaction == "counter", lead))
-                else:
-                    y = lost_dist(battle, d, lead, fd, reaction == "counter", lead)
-                    fight(p, a_sup, d_sup, 0, x, lambda _x: y)
-    odds = Odds("melee", [OddsLine(f"casualties on {d.name}", _collect(on_d), d.name),
-                          OddsLine(f"casualties on {lead.name}", _collect(on_a), lead.name)])
+                first_pmf = [one]
+            for c, pc in enumerate(first_pmf):
+                if not pc:
+                    continue
+                q = p * pc
+                la2 = la - c
+                if la2 <= 0:
+                    out["defender wins"] += q
+                    note(on_a, a_sup + c, q)
+                    note(on_d, d_sup, q)
+                    continue
+                fire_lost = before + a_sup + c
+                if fire_lost and fire_lost * 4 >= charged_with:
+                    out["charge halted"] += q
+                    note(on_a, a_sup + c, q)
+                    note(on_d, d_sup, q)
+                    continue
+                lancer_pmf = pm.lost(d, lead, fd, d_dis, False, lead) \
+                    if first == "d" and not fire_first else [one]
+                for k, pk in enumerate(lancer_pmf):
+                    if not pk:
+                        continue
+                    qq, la3, hit = q * pk, la2 - k, c + k
+                    if la3 <= 0:
+                        out["defender wins"] += qq
+                        note(on_a, a_sup + hit, qq)
+                        note(on_d, d_sup, qq)
+                        continue
+                    lost_now = before + a_sup + hit
+                    fail = pm.fails(lead, lost_now - before) if (lost_now and check_on) \
+                        else 0 * one
+                    if fail:
+                        out["charge fails (morale)"] += qq * fail
+                        note(on_a, a_sup + hit, qq * fail)
+                        note(on_d, d_sup, qq * fail)
+                    go = qq * (1 - fail)
+                    if not go:
+                        continue
+                    x_pmf = _add(pm.lost(lead, d, la3, a_dis or hit > 0, True, d), others)
+                    if first == "d" or reaction == "caught":
+                        fight(go, d_sup, a_sup + hit, x_pmf, [one])
+                    elif first == "a":
+                        fight(go, d_sup, a_sup, x_pmf, lambda xx: pm.lost(
+                            d, lead, max(fd - xx, 0), d_dis or xx > 0, reaction == "counter",
+                            lead) if fd - xx > 0 else [one])
+                    else:
+                        fight(go, d_sup, a_sup, x_pmf,
+                              pm.lost(d, lead, fd, d_dis, reaction == "counter", lead))
+    odds = Odds("melee", [OddsLine(f"casualties on {d.name}", _as_dist(on_d, exact), d.name),
+                          OddsLine(f"casualties on {lead.name}", _as_dist(on_a, exact),
+                                   lead.name)])
     odds.outcomes = {k: v for k, v in out.items() if v}
     odds.notes.append(f"scores add +{bonus_a} (attackers) and +{bonus_d} (defender); "
                       "ties go to the defender")
     return odds
 
 
+def _as_dist(probs: list, exact: bool) -> Dist:
+    if exact:
+        from math import lcm
+        denom = 1
+        for q in probs:
+            denom = lcm(denom, Fraction(q).denominator)
+        return Dist([int(Fraction(q) * denom) for q in probs], denom)
+    scale = 1 << 40                                  # floats: weights on a fine common scale
+    return Dist([round(q * scale) for q in probs], scale)
+
+
 def resolve_melee_odds(battle, action) -> Odds:
     from .melee import find
-    return melee_odds(battle, find(battle, action.defender))
+    return melee_odds(battle, find(battle, action.defender), action.support)
 
 
-def _collect(pairs) -> Dist:
-    top = max((k for _, k in pairs), default=0)
-    from math import lcm
-    denom = 1
-    for q, _ in pairs:
-        denom = lcm(denom, q.denominator)
-    w = [0] * (top + 1)
-    for q, k in pairs:
-        w[k] += int(q * denom)
-    return Dist(w, denom)
-
-
-def charge_odds(battle, action) -> Odds:
-    """Before a charge: the melee as it would stand if the target stood (no first fire)."""
-    from .charges import check_charge
+def charge_odds(battle, action, exact: bool = True) -> Odds:
+    """Before a charge: the target's one morale roll, each face's answer (it breaks or falls
+    back; or wavers, stands, fires first, forms square or counter-charges) and, for each
+    answer that stands, the melee as it would then be fought (support fire, first fire,
+    the halt, the charger's check, disorder before the strikes). Batteries and evading
+    skirmishers are shown as the melee if they stand."""
+    from .charges import answers, charge_path, check_charge, reaction_for
+    from .state import is_skirmish
     check_charge(battle, action)
     unit, target = battle.units[action.unit], battle.units[action.target]
+    spot, way, cost, rate = charge_path(battle, unit, target)
+    b = battle.copy()
+    b.update_unit(unit.id, x=spot[0], y=spot[1], facing=round(way) % 360, moved=2)
+    b.mark_unit(unit.id, charging=target.id, charge_strength=unit.hits,
+                impetuous=b.state.turn if arm(unit) == "cavalry" else None)
     m = Melee(target.id, (unit.id,))
-    odds = melee_odds(battle, m)
-    odds.kind = "charge"
-    odds.notes.append("if the target stands; it first checks morale on the Charged column")
+    one = Fraction(1) if exact else 1.0
+    if arm(target) == "artillery" or (is_skirmish(target) and not mark(target, "stand_ground")):
+        odds = melee_odds(b, m, exact=exact)
+        odds.kind = "charge"
+        odds.notes.append("if the target stands (guns fire canister first; skirmishers evade)")
+        return odds
+    mixed: dict = {}
+    lines: dict = {}
+    memo: dict = {}
+    for face, column, score in answers(battle, unit, target):
+        word, reaction, disorder, square = reaction_for(battle, unit, target, column, score)
+        w = one / 6
+        if reaction is None:
+            key = f"{target.name} {'breaks' if word in ('broke', 'routs', 'dispersed') else 'falls back'} (no melee)"
+            mixed[key] = mixed.get(key, 0 * one) + w
+            continue
+        rallied = column == "rally"
+        k = (reaction, disorder or (target.disordered and not rallied), square)
+        if k not in memo:
+            c = b.copy()
+            c.update_unit(target.id, disordered=k[1],
+                          formation="square" if square else target.formation)
+            c.mark_unit(target.id, reaction=reaction)
+            memo[k] = melee_odds(c, m, exact=exact)
+        o = memo[k]
+        for name, p in o.outcomes.items():
+            mixed[name] = mixed.get(name, 0 * one) + w * p
+        for i, line in enumerate(o.lines):
+            lines.setdefault(i, []).append((w, line))
+    odds = Odds("charge")
+    for i, parts in sorted(lines.items()):
+        total = sum((p for p, _ in parts), 0 * one)
+        dist = Dist.mix([(Fraction(p) / Fraction(total), l.dist) for p, l in parts])
+        odds.lines.append(OddsLine(parts[0][1].label + " (if it stands)", dist,
+                                   parts[0][1].target))
+    odds.outcomes = {k: v for k, v in mixed.items() if v}
+    odds.notes.append(f"{target.name} checks morale on the "
+                      f"{'Rally then Charged' if column == 'rally' else 'Charged'} column first")
     return odds
-

@@ -16,7 +16,7 @@ from shapely.geometry import LineString, Point
 
 from ...actions import need, register
 from ...game_actions import GameAction
-from ...events import FormationChanged, LeaderMoved, UnitMoved
+from ...events import FormationChanged, LeaderMoved, UnitMoved, declare_event
 from ...footprint import angle_between, bearing, distance, inside, overlap, swept, travel
 from ...model.forces import mark
 from ...table_terrain import table_terrain
@@ -28,11 +28,36 @@ from .tables import (DIFFICULT_AREAS, GENERAL_MOVE, IMPASSABLE_AREAS, LINEAR_OBS
                      MARCH_COLUMN_ROAD_BONUS)
 
 
+StanceChosen = declare_event("StanceChosen", "{unit} {what}", unit=str, what=str)
+
+
 @register
 @dataclass(frozen=True)
 class SoundRecall(GameAction):
     """Featherstone: recall cavalry that rolled 'no move' within 8 inches of the enemy."""
     unit: str
+
+
+@register
+@dataclass(frozen=True)
+class HoldGround(GameAction):
+    """Featherstone: skirmishers choose to stand and fight if charged (stand=True) or to
+    evade, as they do unless told (the choice holds until changed)."""
+    unit: str
+    stand: bool = True
+
+
+def check_hold(battle, action) -> None:
+    from .state import is_skirmish
+    unit = own_unit(battle, action.unit)
+    need(is_skirmish(unit), f"{unit.name} is not skirmish infantry: formed troops never evade")
+
+
+def resolve_hold(battle, action, dice) -> list:
+    battle.mark_unit(action.unit, stand_ground=True if action.stand else None)
+    name = battle.units[action.unit].name
+    return [StanceChosen(name, "will stand and fight if charged" if action.stand
+                         else "will evade a charge")]
 
 
 @dataclass

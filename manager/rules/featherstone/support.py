@@ -20,14 +20,16 @@ def _spec(battle, unit, target):
     return spec
 
 
-def supporters(battle, melee, side: str) -> list:
-    """Units of `side` able to fire in support, each with the enemy it would shoot."""
+def supporters(battle, melee, side: str, chosen=None) -> list:
+    """Units of `side` able to fire in support, each with the enemy it would shoot; only
+    those `chosen` when the players named them ("may fire in support")."""
     fighting = {melee.defender, *melee.attackers}
     enemies = [battle.units[u] for u in fighting if battle.units[u].side != side]
     out = []
     centre = battle.units[melee.defender].pos
     for u in near_units(battle, centre, 60, side):
-        if u.id in fighting or may_fire_supporting(battle, u):
+        if u.id in fighting or (chosen is not None and u.id not in chosen) \
+                or may_fire_supporting(battle, u):
             continue
         for e in enemies:
             try:

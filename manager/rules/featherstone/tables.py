@@ -102,6 +102,7 @@ QUALITY_LABEL = {1: "Terrible", 2: "Poor", 3: "Average", 4: "Average", 5: "Good"
                  6: "Excellent"}
 SAFE_DISTANCE = 8                # inches: influence out of harm's way, recall range
 SHELTER_REACH = 2                # crews and generals shelter with a friend this close
+EVADE_CLEAR = 2                  # evading skirmishers stay more than 2 inches away
 
 TRAITS = ()                      # no national characteristics in this text
 
@@ -150,7 +151,7 @@ PHASES = (
     Phase("charges", "Charges", frozenset({"Charge", "EndPhase"}),
           "Declare and move charges; the charged unit checks morale at once."),
     Phase("moves", "Other moves", frozenset({"MoveUnit", "ChangeFormation", "SoundRecall",
-                                             "EndPhase"}),
+                                             "HoldGround", "EndPhase"}),
           "Move and re-form the units that did not charge."),
     Phase("fire_first", "Stationary fire", frozenset({"Fire", "EndPhase"}),
           "Units that did not move shoot first, simultaneously."),
