@@ -75,6 +75,11 @@ class Document(QObject):
         self._group = None
         self.manual_dice = False
         self.ask_faces = None                # set by the window: DiceRequest -> faces
+        self.confirm = None                  # set by the window: (title, text) -> bool
+        # Umpire correction mode: once the battle has begun, edits (place, paint, delete,
+        # change a unit's fields) are refused unless the umpire turned this on; each one
+        # then stands in the log as an umpire correction.
+        self.correcting = False
         self._adopt_history()
 
     def _adopt_history(self) -> None:
@@ -131,6 +136,11 @@ class Document(QObject):
             self.record.close()
             self.record = None
 
+    @property
+    def editing_allowed(self) -> bool:
+        """Editor tools and edits: always in set-up, during a battle only as corrections."""
+        return not self.battle.state.started or self.correcting
+
     # ---- the one door -----------------------------------------------------------------
     def check(self, action) -> str:
         """'' when the action would be legal now, else the engine's reason."""
@@ -154,9 +164,15 @@ class Document(QObject):
         """Run one action or raise the engine's refusal (for callers that handle it)."""
         if self.preview is not None:
             raise IllegalAction("you are looking at the past: go back to now to give orders")
+        if action.category == "edit" and not self.editing_allowed:
+            raise IllegalAction("the battle has begun: editing is off. Turn on Edit > Umpire "
+                                "correction to change the table; the change is logged as a "
+                                "correction")
         s = self.session
         before = len(s.entries)
         label = text or action_text(s.battle, action)      # names as they stand before it
+        if action.category == "edit" and s.battle.state.started:
+            label = "Correction: " + label
         source = ManualSource(self.ask_faces) if (self.manual_dice and self.ask_faces) else None
         s.execute(action, source)
         if self._group is not None:
@@ -192,6 +208,17 @@ class Document(QObject):
             self.refused.emit("select units, commands or terrain to delete "
                               "(a leader goes with his command)")
             return False
+        if b.state.started:
+            if not self.editing_allowed:
+                self.refused.emit("the battle has begun: turn on Edit > Umpire correction to "
+                                  "remove pieces")
+                return False
+            names = [action_text(b, a) for a in actions]
+            text = "\n".join(names[:12]) + (f"\n… and {len(names) - 12} more" if len(names) > 12 else "")
+            if self.confirm is not None and not self.confirm(
+                    "Umpire correction: remove pieces?",
+                    f"{text}\n\nThis is logged as an umpire correction (Undo takes it back)."):
+                return False
         return self.execute_all(actions, "delete {n} pieces")
 
     @contextmanager

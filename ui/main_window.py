@@ -66,6 +66,7 @@ class MainWindow(QMainWindow):
         self.doc = doc
         doc.setParent(self)                 # it goes when the window goes
         doc.ask_faces = ask_faces(self)
+        doc.confirm = self._confirm
         self.scene = BattleScene(doc)
         self.scene.setParent(self)          # Qt owns it with the window, not Python's GC
         self.view.setScene(self.scene)
@@ -171,8 +172,10 @@ class MainWindow(QMainWindow):
         self.library = LibraryMenu(self)
         self.library.build(e)
         e.addSeparator()
-        self.setup_action = self._action(e, "Set-up mode (free placement)", self._setup_mode, None,
-                                         "Drag pieces anywhere, even during the battle", True)
+        self.correction_action = self._action(
+            e, "Umpire &correction mode", self._correction_mode, "Ctrl+Shift+U",
+            "During the battle: edit the table (place, paint, delete, drag a piece anywhere); "
+            "each edit is logged as an umpire correction", True)
         v = mb.addMenu("&View")
         self._action(v, "Zoom &in", lambda: self.view.zoom_by(1.25), (QKeySequence.ZoomIn, "Ctrl+="))
         self._action(v, "Zoom &out", lambda: self.view.zoom_by(0.8), QKeySequence.ZoomOut)
@@ -236,7 +239,20 @@ class MainWindow(QMainWindow):
             self.options_bar.addWidget(widget)
         self.statusBar().showMessage(tool.tip, 5000)
 
+    def _sync_tools(self) -> None:
+        """During a battle the editing tools are off (their one-letter shortcuts with
+        them, so a stray P and a click adds no bridge), unless in correction mode."""
+        allowed = self.doc.editing_allowed and self.doc.preview is None
+        for name, action in self.tool_actions.items():
+            action.setEnabled(name == "select" or allowed)
+        self.correction_action.setChecked(self.doc.correcting)
+        if not allowed and self.view.tool is not None and self.view.tool.name != "select":
+            self.use_tool("select")
+
     def _place_in(self, cid: str) -> None:
+        if not self.tool_actions["place"].isEnabled():
+            self._refused("the battle has begun: turn on Edit > Umpire correction to place units")
+            return
         self.use_tool("place")
         tool = self.tools["place"]
         tool.command.setCurrentIndex(max(0, tool.command.findData(cid)))
@@ -247,9 +263,15 @@ class MainWindow(QMainWindow):
     def delete_selection(self) -> None:
         self.doc.delete_selection()
 
-    def _setup_mode(self, on: bool) -> None:
-        self.doc.setup_mode = on
+    def _correction_mode(self, on: bool) -> None:
+        self.doc.correcting = bool(on)
+        if on and self.doc.battle.state.started:
+            self.statusBar().showMessage("Umpire correction: edits are on, and each is logged as "
+                                         "a correction. Turn it off to go back to the game.", 9000)
         self._refresh()
+
+    def _confirm(self, title: str, text: str) -> bool:
+        return QMessageBox.question(self, title, text) == QMessageBox.Yes
 
     def _paste_at(self):
         return getattr(self, "_cursor_pos", None)
@@ -276,13 +298,18 @@ class MainWindow(QMainWindow):
         st = b.state
         if self.doc.preview is not None:
             mode = f"Viewing entry {self.doc.preview} (the past)"
-        elif getattr(self.doc, "setup_mode", False) or not st.started:
+        elif not st.started:
             mode = "Set-up"
+        elif self.doc.correcting:
+            mode = "UMPIRE CORRECTION"
         elif st.over:
             mode = "Battle over"
         else:
             mode = f"Turn {st.turn}, {b.sides[st.active].name if st.active in b.sides else st.active}, {st.phase}"
         self.mode_label.setText(mode)
+        self.mode_label.setStyleSheet("background:#c05000; color:white; padding:0 6px"
+                                      if self.doc.correcting and st.started else "")
+        self._sync_tools()
         error = self.doc.record_error
         if error and error != self._record_error:
             self._record_error = error

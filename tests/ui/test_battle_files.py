@@ -90,14 +90,15 @@ def test_book_a_battle_into_the_campaign_dock(open_window, qtbot, tmp_path):
     assert w.open_campaign(tmp_path / "c.campaign")
     dock = w.docks["CampaignDock"]
     assert dock.tree.topLevelItemCount() == 2
-    assert len(dock.chart.series()) == 2 and dock.chart.series()[0].count() == 1
+    assert len(dock.curves) == 2 and len(dock.curves[0].getData()[0]) == 1
     # the umpire takes a unit off the table, marks another down to 1, books the battle
     uid, hurt = list(w.doc.battle.units)[:2]
     w.doc.execute(ga.StartBattle())
-    w.doc.execute(RemoveUnit(uid))
-    w.doc.execute(EditUnit(hurt, (("hits", 1),)))
+    assert not w.doc.execute(RemoveUnit(uid))           # mid-battle: a correction only
+    w.correction_action.trigger()
+    assert w.doc.execute(RemoveUnit(uid)) and w.doc.execute(EditUnit(hurt, (("hits", 1),)))
     assert dock.book(force=True)
-    assert dock.chart.series()[0].count() == 2
+    assert len(dock.curves[0].getData()[0]) == 2
     army = dock.tree.topLevelItem(0)
     assert int(army.text(2)) > 0                    # the army's losses column
 

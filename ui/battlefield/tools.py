@@ -64,8 +64,9 @@ class Tool:
 
     @property
     def playing(self) -> bool:
-        """Game orders once the battle has begun, unless the umpire chose set-up mode."""
-        return self.doc.battle.state.started and not getattr(self.doc, "setup_mode", False)
+        """Game orders once the battle has begun, unless the umpire is making a correction
+        (then a drag sets the piece down where the table says it is)."""
+        return self.doc.battle.state.started and not self.doc.correcting
 
 
 def facings_towards(start, end, current: int, step: int) -> list[int]:

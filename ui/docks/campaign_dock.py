@@ -1,13 +1,14 @@
 """The campaign keeper's panel: the ledger unit by unit, each army's strength across the
-battles (QtCharts), replacements, booking the battle on the table, and a printable report.
+battles (pyqtgraph, MIT: Qt Charts is GPL-3 or commercial only), replacements, booking the battle on the table, and a printable report.
 Everything is read from and written to the campaign file through manager.campaign."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCharts import QCategoryAxis, QChart, QChartView, QLineSeries, QValueAxis
-from PySide6.QtCore import QMargins, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+import os
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (QDockWidget, QFileDialog, QHBoxLayout, QHeaderView, QLabel,
                                QMessageBox,
                                QPushButton, QSpinBox, QSplitter, QTreeWidget, QTreeWidgetItem,
@@ -19,6 +20,9 @@ from manager.errors import BerthierError
 from manager.report_html import campaign_report_html
 
 from ..printing import export_html
+
+os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
+import pyqtgraph as pg  # noqa: E402  (after the binding is named)
 
 COLUMNS = ["Unit", "Start", "Losses", "Returned", "Replacements", "Now"]
 KEYS = ["start", "losses", "returns", "replacements", "now"]
@@ -49,13 +53,17 @@ class CampaignDock(QDockWidget):
         header.setSectionResizeMode(0, QHeaderView.Stretch)
         for c in range(1, len(COLUMNS)):
             header.setSectionResizeMode(c, QHeaderView.ResizeToContents)
-        self.chart = QChart()
-        self.chart.setTitle("Army strength after each battle")
-        self.chart.legend().setAlignment(Qt.AlignBottom)
-        self.chart_view = QChartView(self.chart)
-        self.chart_view.setRenderHint(QPainter.Antialiasing)
+        self.chart_view = pg.PlotWidget(background="w")
         self.chart_view.setMinimumWidth(420)
-        self.chart.setMargins(QMargins(4, 4, 4, 4))
+        self.chart = self.chart_view.getPlotItem()
+        self.chart.setTitle("Army strength after each battle", color="#202020")
+        self.chart.setLabel("bottom", "after battle")
+        self.chart.setLabel("left", "strength")
+        self.chart.showGrid(x=False, y=True, alpha=0.25)
+        self.chart.setMouseEnabled(x=False, y=False)
+        self.chart.hideButtons()
+        self.legend = self.chart.addLegend(offset=(-10, 10))
+        self.curves: list = []          # one per army, in ledger order
         self.book_btn = QPushButton("Book this battle")
         self.book_btn.setToolTip("Carry the open battle's losses into the ledger, roll for men "
                                  "returning and for fallen leaders")
@@ -120,35 +128,24 @@ class CampaignDock(QDockWidget):
         self._chart(s)
 
     def _chart(self, s) -> None:
-        self.chart.removeAllSeries()
-        for axis in self.chart.axes():
-            self.chart.removeAxis(axis)
+        self.chart.clear()
+        self.legend.clear()
+        self.curves = []
         history = self.campaign.strength_history()
         stages = max((len(v) for v in history.values()), default=1)
-        x_axis = QCategoryAxis()
-        x_axis.setLabelsPosition(QCategoryAxis.AxisLabelsPositionOnValue)
-        for k in range(stages):
-            x_axis.append("muster" if k == 0 else str(k), k)
-        x_axis.setTitleText("after battle")
-        x_axis.setRange(0, max(1, stages - 1))
-        y_axis = QValueAxis()
-        y_axis.setLabelFormat("%d")
-        top = max((max(v) for v in history.values()), default=1)
-        y_axis.setRange(0, max(1, top) * 1.1)
-        self.chart.addAxis(x_axis, Qt.AlignBottom)
-        self.chart.addAxis(y_axis, Qt.AlignLeft)
+        ticks = [(k, "muster" if k == 0 else str(k)) for k in range(stages)]
+        self.chart.getAxis("bottom").setTicks([ticks])
+        top = max((max(v) for v in history.values() if v), default=1)
+        self.chart.setXRange(0, max(1, stages - 1), padding=0.05)
+        self.chart.setYRange(0, max(1, top) * 1.1, padding=0)
         battle = self.window_.doc.battle if self.window_.doc else None
-        for sid, values in history.items():
-            series = QLineSeries()
-            series.setName(s["armies"][sid]["name"])
-            for k, v in enumerate(values):
-                series.append(k, v)
-            if battle is not None and sid in battle.sides:
-                series.setPen(QPen(QColor(battle.sides[sid].colour), 2.5))
-            series.setPointsVisible(True)
-            self.chart.addSeries(series)
-            series.attachAxis(x_axis)
-            series.attachAxis(y_axis)
+        for n, (sid, values) in enumerate(history.items()):
+            colour = (battle.sides[sid].colour if battle is not None and sid in battle.sides
+                      else pg.intColor(n).name())
+            curve = self.chart.plot(list(range(len(values))), list(values),
+                                    pen=pg.mkPen(colour, width=2.5), symbol="o", symbolSize=6,
+                                    symbolBrush=colour, name=s["armies"][sid]["name"])
+            self.curves.append(curve)
 
     # ---- doing -------------------------------------------------------------------------------
     def book(self, force: bool | None = None) -> bool:

@@ -9,6 +9,8 @@ from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QLabel, QPushButton, QT
 
 from manager.errors import IllegalAction
 
+from ..wording import action_text
+
 ROLE = Qt.UserRole      # the number of log entries the battle has after this one
 
 
@@ -42,6 +44,7 @@ class LogDock(QDockWidget):
         self._shown = 0                 # entries already in the tree
         self._groups: dict = {}
         self._syncing = False
+        self._first = doc.session.state_at(0)     # names pieces removed since
         doc.changed.connect(self.sync)
         doc.preview_changed.connect(self._preview_changed)
         self.sync()
@@ -93,10 +96,16 @@ class LogDock(QDockWidget):
 
     def _add(self, entry) -> None:
         parent = self._group(entry)
-        what = "; ".join(e.describe() for e in entry.events) or entry.action.describe()
+        what = "; ".join(e.describe() for e in entry.events) or action_text(
+            self.doc.battle, entry.action, self._first)
+        correction = entry.action.category == "edit" and entry.turn > 0
+        if correction:                  # an edit once the battle has begun
+            what = "Umpire correction: " + what
         item = QTreeWidgetItem([str(entry.index + 1), what])
         item.setData(0, ROLE, entry.index + 1)
-        item.setToolTip(1, entry.action.describe())
+        item.setToolTip(1, action_text(self.doc.battle, entry.action, self._first))
+        if correction:
+            item.setForeground(1, QBrush(QColor("#b04000")))
         parent.addChild(item)
         for roll in entry.rolls:
             r = QTreeWidgetItem([f"roll {roll.seq}",
