@@ -8,7 +8,16 @@ import os
 import sys
 from pathlib import Path
 
-FLAGSHIP = Path(__file__).resolve().parents[1] / "scenarios" / "austerlitz.toml"
+SHIPPED = Path(__file__).resolve().parents[1] / "scenarios"
+FLAGSHIP = SHIPPED / "austerlitz.toml"
+
+
+def is_shipped(path) -> bool:
+    """A scenario installed with Berthier: read-only to the app (Save asks a new name)."""
+    try:
+        return Path(path).resolve().parent == SHIPPED
+    except OSError:
+        return False
 
 
 def application():
@@ -25,6 +34,8 @@ def make_window(path=None):
     """A main window on `path`, else the last battle, else Austerlitz."""
     from .main_window import MainWindow
     window = MainWindow()
+    if not path:
+        path = window.offer_unnamed()     # a game never named, offered back first
     candidates = [path] if path else [window.settings.last(), FLAGSHIP]
     for candidate in candidates:
         if candidate and Path(candidate).is_file() and window.open_path(candidate):
@@ -40,7 +51,10 @@ def make_window(path=None):
 def run_gui(path=None) -> int:
     app = application()
     window = make_window(path)
-    window.show()
+    if window.first_launch:
+        window.showMaximized()
+    else:
+        window.show()
     return app.exec()
 
 

@@ -19,6 +19,7 @@ from manager.store import create_battle, open_battle
 from manager.store.autosave import Autosave
 from manager.store.lock import FileLocked
 
+from .app import is_shipped
 from .document import Document
 from .printing import export_html
 
@@ -95,19 +96,28 @@ class Files:
             self.w.statusBar().showMessage(f"{doc.path.name}: every action is saved as it is "
                                            f"taken", 6000)
             return True
-        if doc.path is None or doc.path.suffix.lower() != ".toml":
+        if doc.path is None or doc.path.suffix.lower() != ".toml" or is_shipped(doc.path):
             return self.save_as()
         return self.write_scenario(doc.path)
 
     def save_as(self) -> bool:
         doc = self.w.doc
         start = doc.path.with_suffix(".toml") if doc.path else Path("battle.toml")
+        if is_shipped(start):       # never offer the installed file itself
+            start = Path.home() / f"{start.stem}-mine.toml"
+            self.w.statusBar().showMessage(f"{doc.path.name} is shipped with Berthier and is "
+                                           f"read-only: save your version under a new name", 9000)
         path, _ = QFileDialog.getSaveFileName(self.w, "Save scenario", str(start),
                                               "Scenarios (*.toml)")
         return bool(path) and self.write_scenario(Path(path))
 
     def write_scenario(self, path: Path) -> bool:
         doc = self.w.doc
+        if is_shipped(path):
+            self.w.show_error("Cannot save over a shipped scenario",
+                              f"{Path(path).name} is installed with Berthier and is read-only. "
+                              f"Save your version under another name.")
+            return False
         try:
             save_scenario(doc.battle, path)
         except OSError as exc:
@@ -128,6 +138,8 @@ class Files:
         doc = self.w.doc
         if path is None:
             start = doc.path.with_suffix(BATTLE) if doc.path else Path("battle" + BATTLE)
+            if is_shipped(start):
+                start = Path.home() / start.name
             chosen, _ = QFileDialog.getSaveFileName(self.w, "Save battle", str(start),
                                                     "Battles (*.berthier)")
             if not chosen:
@@ -149,6 +161,8 @@ class Files:
             old.close()
             if isinstance(old, Autosave) and old.path is not None:
                 old.path.unlink(missing_ok=True)      # the named file now holds it all
+                if self.w.settings.unnamed() == str(old.path):
+                    self.w.settings.set_unnamed("")
         doc.path = path
         doc.undo_stack.setClean()
         self.w.settings.add_recent(path)
@@ -176,3 +190,13 @@ class Files:
             return False
         self.w.statusBar().showMessage(f"Wrote {Path(path).name}", 6000)
         return True
+
+
+def autosaved_battles(limit: int = 10) -> list[Path]:
+    """The newest autosaved battles, newest first (File > Recent lists them)."""
+    from manager.store.autosave import autosave_dir
+    folder = autosave_dir()
+    if not folder.is_dir():
+        return []
+    files = sorted(folder.glob("*.berthier"), key=lambda p: p.stat().st_mtime, reverse=True)
+    return files[:limit]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox,
                                QToolBar, QUndoView)
 
@@ -21,6 +21,8 @@ from .docks.oob_dock import OobDock
 from .docks.properties_dock import PropertiesDock
 from .docks.tableside_dock import TableSideDock
 from .docks.turn_dock import TurnDock
+from manager.store.autosave import Autosave
+
 from .document import Document
 from .files import Files
 from .library_menu import LibraryMenu
@@ -48,8 +50,13 @@ class MainWindow(QMainWindow):
         self._record_error = None
         self._build_menus()
         geometry, state = self.settings.window()
+        self.first_launch = geometry is None
         if geometry is not None:
             self.restoreGeometry(geometry)
+        else:                       # first launch: most of the screen, not Qt's 862x666
+            screen = QGuiApplication.primaryScreen().availableGeometry()
+            self.resize(int(screen.width() * 0.9), int(screen.height() * 0.9))
+            self.move(screen.center() - self.rect().center())
         self._saved_state = state
 
     # ---- documents -----------------------------------------------------------------------
@@ -91,10 +98,19 @@ class MainWindow(QMainWindow):
         self.docks["TurnDock"].raise_()
         if old_state is not None:
             self.restoreState(old_state)
+        else:                       # no layout remembered: size the docks when shown
+            self._size_docks = True
+            if self.isVisible():
+                self._default_dock_widths()
         self.docks["OobDock"].place_requested.connect(self._place_in)
         self.tools = {cls.name: cls(doc, self.scene, self.view) for cls in TOOLS}
         self._tool_options = {n: (t.options() if hasattr(t, "options") else None)
                               for n, t in self.tools.items()}
+        # one height for the tool bars whatever the tool's options: a pixel's change
+        # would resize the map, and refit it while it is fitted
+        high = max((o.sizeHint().height() for o in self._tool_options.values() if o), default=0)
+        for bar in (self.tool_bar, self.options_bar):
+            bar.setFixedHeight(high + 6)
         doc.message.connect(self._message)
         doc.refused.connect(self._refused)
         doc.changed.connect(self._refresh)
@@ -106,6 +122,19 @@ class MainWindow(QMainWindow):
         self._refresh()
         self.setWindowModified(False)
         self.view.fit_table()
+
+    def _default_dock_widths(self) -> None:
+        """The map gets most of the width: docks a fifth and a quarter of it, within reason."""
+        self._size_docks = False
+        width = self.width()
+        self.resizeDocks([self.docks["OobDock"], self.docks["TurnDock"]],
+                         [int(min(300, max(150, width * 0.2))),
+                          int(min(340, max(200, width * 0.24)))], Qt.Horizontal)
+
+    def showEvent(self, event):
+        super().showEvent(event)
+        if getattr(self, "_size_docks", False) and self.doc is not None:
+            self._default_dock_widths()
 
     # ---- files: see ui/files.py --------------------------------------------------------
     def open_path(self, path) -> bool:
@@ -220,10 +249,34 @@ class MainWindow(QMainWindow):
             self.docks_menu.addAction(dock.toggleViewAction())
 
     def _recent_menu(self) -> None:
+        from datetime import datetime
+
+        from .files import autosaved_battles
         self.recent_menu.clear()
         for path in self.settings.recent():
             self.recent_menu.addAction(Path(path).name, lambda p=path: self.open_path(p)).setStatusTip(path)
-        self.recent_menu.setEnabled(bool(self.settings.recent()))
+        autosaved = autosaved_battles()
+        if autosaved:
+            self.recent_menu.addSeparator()
+            sub = self.recent_menu.addMenu("&Autosaved battles (never named)")
+            for path in autosaved:
+                when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%d %b %H:%M")
+                stem = path.stem.rsplit("-", 2)[0]
+                sub.addAction(f"{stem}, last action {when}",
+                              lambda p=str(path): self.open_path(p)).setStatusTip(str(path))
+        self.recent_menu.setEnabled(bool(self.settings.recent() or autosaved))
+
+    def offer_unnamed(self):
+        """At launch: the last game begun from a scenario and never named, offered back."""
+        path = self.settings.unnamed()
+        if not path or not Path(path).is_file():
+            return None
+        answer = QMessageBox.question(
+            self, "Restore the last battle?",
+            f"A battle begun from a scenario was never saved under a name. It was autosaved "
+            f"action by action:\n{Path(path).name}\n\nOpen it again?")
+        self.settings.set_unnamed("")       # asked once; File > Recent keeps it
+        return path if answer == QMessageBox.Yes else None
 
     # ---- tools and selection ------------------------------------------------------------------
     def use_tool(self, name: str) -> None:
@@ -310,6 +363,11 @@ class MainWindow(QMainWindow):
         self.mode_label.setStyleSheet("background:#c05000; color:white; padding:0 6px"
                                       if self.doc.correcting and st.started else "")
         self._sync_tools()
+        record = self.doc.record
+        if isinstance(record, Autosave) and record.path is not None and not self.doc.is_battle_file:
+            if self.settings.unnamed() != str(record.path):
+                self.settings.set_unnamed(record.path)    # offered back at the next launch
+                self._recent_menu()
         error = self.doc.record_error
         if error and error != self._record_error:
             self._record_error = error
@@ -342,7 +400,27 @@ class MainWindow(QMainWindow):
         dock.raise_()
         return True
 
+    def _ask_to_save(self) -> bool:
+        """Before quitting: a scenario edited or a game never named. False: stay."""
+        doc = self.doc
+        if doc is None or doc.is_battle_file or doc.undo_stack.isClean():
+            return True
+        started = doc.battle.state.started
+        what = ("This battle has no name yet: it is autosaved, but only File > Recent > "
+                "Autosaved battles will find it." if started else
+                "The scenario has changes that are not saved.")
+        answer = QMessageBox.question(self, "Save before closing?", what,
+                                      QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel)
+        if answer == QMessageBox.Cancel:
+            return False
+        if answer == QMessageBox.Save:
+            return self.files.save_battle_as() if started else self.save()
+        return True
+
     def closeEvent(self, event):
+        if not self._ask_to_save():
+            event.ignore()
+            return
         self.settings.save_window(self.saveGeometry(), self.saveState())
         if self.doc is not None:
             self.doc.close_record()

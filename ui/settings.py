@@ -41,6 +41,14 @@ class AppSettings:
     def last(self) -> str:
         return str(self.q.value("last", "") or "")
 
+    def unnamed(self) -> str:
+        """The autosave of the last game begun from a scenario and never named."""
+        return str(self.q.value("unnamed", "") or "")
+
+    def set_unnamed(self, path) -> None:
+        self.q.setValue("unnamed", str(path) if path else "")
+        self.q.sync()
+
     def window(self) -> tuple:
         return self.q.value("geometry"), self.q.value("state")
 

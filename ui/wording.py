@@ -71,7 +71,7 @@ def action_text(battle, action, also=None) -> str:
         "TableMelee": lambda: f"Melee: {', '.join(n(u) for u in a.attackers)} against "
                               f"{', '.join(n(u) for u in a.defenders)} (table)",
         "Charge": lambda: f"{n(a.unit)} charges {n(a.target)}",
-        "ChooseInitiative": lambda: f"{n(a.first)} chooses to move first",
+        "ChooseInitiative": lambda: f"Initiative: {n(a.first)} moves first",
         "PlaceUnit": lambda: f"Place {a.name} at {place(battle, a.pos)}",
         "RemoveUnit": lambda: f"Remove {n(a.unit)}",
         "RelocateUnit": lambda: f"{n(a.unit)} set down at {place(battle, a.pos)}",

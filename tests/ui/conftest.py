@@ -17,6 +17,24 @@ def private_settings(tmp_path, monkeypatch):
     monkeypatch.setenv("BERTHIER_CONFIG", str(tmp_path / "config" / "berthier.ini"))
 
 
+@pytest.fixture(autouse=True)
+def questions(monkeypatch):
+    """Every QMessageBox.question is answered "Discard" (no to anything else) and
+    recorded, so a closing window never blocks a test; a test may set `answers`."""
+    from PySide6.QtWidgets import QMessageBox
+
+    class Asked(list):
+        answers: list = []
+
+    asked = Asked()
+
+    def answer(parent, title, text, *args, **kwargs):
+        asked.append((title, text))
+        return asked.answers.pop(0) if asked.answers else QMessageBox.Discard
+    monkeypatch.setattr(QMessageBox, "question", answer)
+    return asked
+
+
 @pytest.fixture
 def open_window(qtbot):
     """open_window(path) -> a shown MainWindow on that scenario."""

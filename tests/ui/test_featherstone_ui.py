@@ -120,3 +120,21 @@ def test_harman_orders_a_bayonet_charge_with_the_faces_odds(open_window, qtbot):
     assert "breaks at once" in dock.odds.text() and "Officer" in dock.odds.text()
     click(qtbot, dock.resolve_btn)
     assert w.doc.session.entries[-1].action.verb == "Charge"
+
+
+def test_the_initiative_winner_chooses_to_go_second(open_window, qtbot):
+    """Issue 21, item 12: the choice is in the turn runner, not skipped by Next phase."""
+    w = open_window(QB)
+    dock = w.docks["TurnDock"]
+    click(qtbot, dock.start_btn)
+    b = w.doc.battle
+    assert b.state.phase == "initiative"
+    winner = b.state.active
+    other = next(s for s in b.sides if s != winner)
+    assert "Initiative" in dock.order_title.text() and dock.choices.count() == 2
+    choose(qtbot, dock.choices, other)
+    assert "go second" in dock.choices.currentItem().text()
+    click(qtbot, dock.resolve_btn)
+    entry = w.doc.session.entries[-1]
+    assert entry.action.verb == "ChooseInitiative" and entry.action.first == other
+    assert w.doc.undo_stack.undoText() == f"Initiative: {b.sides[other].name} moves first"

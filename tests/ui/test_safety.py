@@ -27,19 +27,16 @@ def test_a_stray_key_and_click_mid_battle_edits_nothing(open_window, qtbot):
     assert "Umpire correction" in w.statusBar().currentMessage()
 
 
-def test_umpire_correction_asks_and_is_logged(open_window, qtbot, monkeypatch):
+def test_umpire_correction_asks_and_is_logged(open_window, qtbot, questions):
     w = open_window()
     qtbot.mouseClick(w.docks["TurnDock"].start_btn, Qt.LeftButton)
     w.correction_action.trigger()
     assert w.mode_label.text() == "UMPIRE CORRECTION"
     assert w.tool_actions["brush"].isEnabled()
-    asked = []
-    answers = iter([QMessageBox.No, QMessageBox.Yes])
-    monkeypatch.setattr(QMessageBox, "question",
-                        lambda parent, title, text, *a: asked.append(text) or next(answers))
+    questions.answers = [QMessageBox.No, QMessageBox.Yes]
     qtbot.mouseClick(w.view.viewport(), Qt.LeftButton, pos=at(w, 16.5, 19.5))
     qtbot.keyClick(w, Qt.Key_Delete)                    # "No": nothing goes
-    assert "b1-inf1" in w.doc.battle.units and "Remove 1st Line" in asked[0]
+    assert "b1-inf1" in w.doc.battle.units and "Remove 1st Line" in questions[0][1]
     qtbot.keyClick(w, Qt.Key_Delete)                    # "Yes"
     assert "b1-inf1" not in w.doc.battle.units
     assert w.doc.undo_stack.undoText() == "Correction: Remove 1st Line"

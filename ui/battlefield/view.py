@@ -29,6 +29,9 @@ class BattleView(QGraphicsView):
         # the scene draws table, terrain and grid as background: cache it, so a pan
         # scrolls pixels and paints only the strip it uncovers
         self.setCacheMode(QGraphicsView.CacheBackground)
+        # the table is fitted on every resize (maximise, a dock closed) until the user
+        # zooms; Fit the table (Ctrl+0) turns it back on
+        self.auto_fit = True
 
     # ---- zoom ------------------------------------------------------------------------
     @property
@@ -36,6 +39,7 @@ class BattleView(QGraphicsView):
         return self.transform().m11()
 
     def set_zoom(self, factor_to: float) -> None:
+        self.auto_fit = False
         target = min(max(factor_to, self.MIN_ZOOM), self.MAX_ZOOM)
         s = target / self.zoom
         self.scale(s, s)
@@ -45,8 +49,16 @@ class BattleView(QGraphicsView):
         self.set_zoom(self.zoom * factor)
 
     def fit_table(self) -> None:
+        self.auto_fit = True
+        if self.scene() is None:
+            return
         self.fitInView(self.scene().table.rect(), Qt.KeepAspectRatio)
         self.zoom_changed.emit(self.zoom)
+
+    def resizeEvent(self, event):
+        super().resizeEvent(event)
+        if self.auto_fit and self.scene() is not None:
+            self.fit_table()
 
     def wheelEvent(self, event):
         if self.tool is not None and self.tool.wheel(event):

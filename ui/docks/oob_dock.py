@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import (QAbstractItemView, QDockWidget, QHBoxLayout, QInputDialog,
+from PySide6.QtWidgets import (QAbstractItemView, QDockWidget, QGridLayout, QHBoxLayout, QInputDialog,
                                QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
 from manager.editor_actions import AddCommand, ReassignUnit, RenameCommand
@@ -73,15 +73,15 @@ class OobDock(QDockWidget):
         self.tree.item_of = {}
         self._key = None
         self._syncing = False
-        buttons = QHBoxLayout()
-        for label, slot, tip in (("Add command", self.add_command, "Form a new command in the selected army"),
+        buttons = QGridLayout()           # two by two: the dock stays narrow beside the map
+        for n, (label, slot, tip) in enumerate((("Add command", self.add_command, "Form a new command in the selected army"),
                                  ("Rename", self.rename, "Rename the selected command (F2)"),
                                  ("Delete", self.delete, "Delete the selected units or commands"),
-                                 ("Place unit", self.place, "Click on the map to add a unit to this command")):
+                                 ("Place unit", self.place, "Click on the map to add a unit to this command"))):
             b = QPushButton(label)
             b.setToolTip(tip)
             b.clicked.connect(slot)
-            buttons.addWidget(b)
+            buttons.addWidget(b, n // 2, n % 2)
         body = QWidget()
         lay = QVBoxLayout(body)
         lay.setContentsMargins(2, 2, 2, 2)

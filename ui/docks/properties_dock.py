@@ -8,6 +8,8 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDockWidget, QDoubleSpinBox
 from manager.editor_actions import EditLeader, EditUnit, RelocateLeader, RelocateUnit
 from manager.model.forces import UNIT_TRAITS
 
+from ..widgets import scrolled
+
 
 class PropertiesDock(QDockWidget):
     def __init__(self, doc, parent=None):
@@ -30,7 +32,7 @@ class PropertiesDock(QDockWidget):
         self.layout_.addWidget(self.form_host)
         self.layout_.addWidget(self.error)
         self.layout_.addStretch(1)
-        self.setWidget(body)
+        self.setWidget(scrolled(body))
         doc.selection_changed.connect(self._rebuild)
         doc.changed.connect(self._refresh)
         doc.refused.connect(self._refused)

@@ -8,14 +8,15 @@ targets from asking the engine whether each order would be legal, odds from `odd
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDockWidget, QGroupBox, QHBoxLayout, QLabel,
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDockWidget, QGridLayout, QGroupBox, QHBoxLayout, QLabel,
                                QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget)
 
 from manager.autopilot import Autopilot
 from manager.errors import BerthierError
-from manager.game_actions import (ChangeFormation, Charge, EndPhase, Fire, Rally, ResolveMelee,
-                                  StartBattle)
+from manager.game_actions import (ChangeFormation, Charge, ChooseInitiative, EndPhase, Fire,
+                                  Rally, ResolveMelee, StartBattle)
 
+from ..widgets import scrolled
 from .odds_view import odds_html
 
 
@@ -48,7 +49,7 @@ class TurnDock(QDockWidget):
         lay.addWidget(self.heading)
         lay.addWidget(self.help)
 
-        row = QHBoxLayout()
+        row = QGridLayout()              # two by two: the dock stays narrow beside the map
         self.start_btn = self._button(row, "Start battle", self.start, "Roll for the first side and begin turn 1")
         self.next_btn = self._button(row, "Next phase", self.next_phase, "End this phase (Ctrl+N)")
         self.auto_btn = self._button(row, "Auto phase", self.auto_phase,
@@ -61,6 +62,8 @@ class TurnDock(QDockWidget):
         self.dice = QComboBox()
         self.dice.addItem("Software dice (seeded)", False)
         self.dice.addItem("Table dice: type the faces rolled", True)
+        self.dice.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        self.dice.setMinimumContentsLength(14)
         self.dice.currentIndexChanged.connect(self._dice_changed)
         dice_row.addWidget(self.dice, 1)
         lay.addLayout(dice_row)
@@ -93,7 +96,8 @@ class TurnDock(QDockWidget):
             olay.addWidget(w)
         lay.addWidget(self.orders)
         lay.addStretch(1)
-        self.setWidget(body)
+        # a long melee or order list scrolls inside the dock instead of growing the window
+        self.setWidget(scrolled(body))
         self._order = None             # (kind, context) of the orders panel
         doc.changed.connect(self.sync)
         doc.selection_changed.connect(self._sync_orders)
@@ -103,7 +107,8 @@ class TurnDock(QDockWidget):
         b = QPushButton(text)
         b.setToolTip(tip)
         b.clicked.connect(slot)
-        row.addWidget(b)
+        n = row.count()
+        row.addWidget(b, n // 2, n % 2)
         return b
 
     # ---- the state of play -----------------------------------------------------------------
@@ -156,7 +161,9 @@ class TurnDock(QDockWidget):
         sel = self.doc.selection[0] if len(self.doc.selection) == 1 else None
         unit = b.units.get(sel) if sel else None
         leader = b.leaders.get(sel) if sel else None
-        if "ResolveMelee" in allowed and (rs.melees(b) or not {"Fire", "Charge"} & allowed):
+        if "ChooseInitiative" in allowed:
+            self._initiative_orders(b)
+        elif "ResolveMelee" in allowed and (rs.melees(b) or not {"Fire", "Charge"} & allowed):
             self._melee_orders(b, rs)
         elif "Fire" in allowed and unit is not None and unit.side == st.active:
             self._fire_orders(b, unit, "ChangeFormation" in allowed)
@@ -244,6 +251,24 @@ class TurnDock(QDockWidget):
         if not self.choices.count():
             self.choices.addItem("(no formation change possible now)")
 
+    def _initiative_orders(self, b) -> None:
+        """The winner of the initiative chooses to go first or second (Next phase keeps
+        the order as it stands)."""
+        st = b.state
+        self._order = ("initiative", None)
+        chooser = b.sides[st.active].name if st.active in b.sides else "The winner"
+        now = " then ".join(b.sides[s].name for s in st.order if s in b.sides)
+        self.order_title.setText(f"<b>Initiative</b>: {chooser} chooses who goes first "
+                                 f"(now: {now}); Resolve to choose, Next phase to go on")
+        for sid, side in b.sides.items():
+            if not self.doc.check(ChooseInitiative(sid)):
+                first = "go first" if sid == st.active else "go second"
+                item = QListWidgetItem(f"{chooser}: {first} ({side.name} moves first)")
+                item.setData(Qt.UserRole, sid)
+                self.choices.addItem(item)
+        if not self.choices.count():
+            self.choices.addItem("(the order is fixed this turn)")
+
     def _melee_orders(self, b, rs) -> None:
         self._order = ("melee", None)
         self.order_title.setText("<b>Melees to resolve</b> (pick one; tick defenders who join)")
@@ -294,6 +319,8 @@ class TurnDock(QDockWidget):
             return Rally("" if ref == "-" else ref, who)
         if kind == "formation":
             return ChangeFormation(who, ref)
+        if kind == "initiative":
+            return ChooseInitiative(ref)
         joined = tuple(box.property("uid") for box in self.joiners if box.isChecked())
         return ResolveMelee(ref, joined)
 
@@ -307,7 +334,7 @@ class TurnDock(QDockWidget):
             return
         why = self.doc.check(action)
         self.resolve_btn.setEnabled(not why)
-        if isinstance(action, ChangeFormation):           # nothing to roll
+        if isinstance(action, (ChangeFormation, ChooseInitiative)):     # nothing to roll
             self.odds.setText(f"<span style='color:#c01010'>{why}</span>" if why else "")
             return
         try:
