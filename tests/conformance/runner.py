@@ -237,6 +237,10 @@ class Runner:
                     self.battle.update_unit(u["id"], fire_hits=int(value))
                 else:
                     self.battle.mark_unit(u["id"], **{key: value})
+        for l in self.data.get("leaders", []):
+            if l.get("lost"):
+                lead = self.battle.leaders[l["id"]]
+                self.battle.update_leader(l["id"], hits=lead.max_hits - int(l["lost"]))
         self.session._snapshots = {0: self.battle.snapshot()}
 
     # ---- one step ------------------------------------------------------------------------

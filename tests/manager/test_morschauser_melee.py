@@ -98,16 +98,27 @@ def test_a_leader_in_the_box_fights_and_rolls_for_a_hit():
     assert s.battle.units["b"].hits == 3 and s.battle.leaders["r1-ldr"].hits == 1
 
 
-def test_fall_back_blocked_costs_a_hit_a_box_or_stops():
+def test_fall_back_passes_through_friends():
     units = [unit("b", "blue", "line_infantry", (5, 5)), unit("r", "red", "line_infantry", (6, 5)),
              unit("w", "red", "line_infantry", (7, 5), facing=90),
              unit("w2", "red", "line_infantry", (7, 4), facing=90),
              unit("w3", "red", "line_infantry", (7, 6), facing=90)]
     faces = [1, 1, 1, 6, 6, 6, 6, 6, 6, 6]
-    s, _, _ = melee(build(units), faces)
+    for option in ("stop", "hit_per_box"):
+        s, _, _ = melee(build(units, options={"blocked_fall_back": option}), faces)
+        assert box(s, "r") == (8, 5) and s.battle.units["r"].hits == 5 - 3
+
+
+def test_fall_back_blocked_by_enemies_stops_or_costs_a_hit_a_box():
+    units = [unit("b", "blue", "line_infantry", (5, 5)), unit("r", "red", "line_infantry", (6, 5)),
+             unit("e", "blue", "line_infantry", (7, 5), facing=90),
+             unit("e2", "blue", "line_infantry", (7, 4), facing=90),
+             unit("e3", "blue", "line_infantry", (7, 6), facing=90)]
+    faces = [1, 1, 1, 6, 6, 6, 6, 6, 6, 6]
+    s, _, _ = melee(build(units), faces)                      # the text's reading: it stops
+    assert box(s, "r") == (6, 5) and s.battle.units["r"].hits == 5 - 3
+    s, _, _ = melee(build(units, options={"blocked_fall_back": "hit_per_box"}), faces)
     assert box(s, "r") == (6, 5) and s.battle.units["r"].hits == 5 - 3 - 2
-    s, _, _ = melee(build(units, options={"blocked_fall_back": "stop"}), faces)
-    assert s.battle.units["r"].hits == 2
 
 
 def test_squares_and_columns_roll_an_extra_die_squares_have_no_flank():

@@ -95,12 +95,16 @@ def test_napoleon_adds_one_to_french_rallies():
 
 @pytest.mark.parametrize("faces,after", [([3, 4], 3), ([1, 6], 1), ([6, 1], 1)])
 def test_archduke_charles_two_attempts_a_one_is_a_seizure(faces, after):
+    """Two rally attempts (two Rally actions); a 1 on either and no rallying that turn."""
     opts = {"national_characteristics": True}
     units = [unit("b", "blue", "grenadiers", (5, 5), hits=1)]
     b = build(units, options=opts, generals={"blue": {"trait": "archduke_charles", "at": [4, 5]}})
     s, _ = session(b, faces, phase="rally")
     s.execute(ga.Rally("blue-gen", "b"))
+    if faces[0] != 1:
+        s.execute(ga.Rally("blue-gen", "b"))
     assert s.battle.units["b"].hits == after
+    assert not s.is_legal(ga.Rally("blue-gen", "b"))
 
 
 def test_leader_with_two_hits_falls_and_his_units_move_half_speed():

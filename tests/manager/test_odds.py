@@ -57,8 +57,8 @@ def test_melee_odds_equal_enumeration_of_both_sides_dice():
         for fb in itertools.product(range(1, 7), repeat=2):    # militia front 2
             a = sum(f <= 3 for f in fa)
             d = sum(f <= 2 for f in fb)
-            lt += a < d
-            gt += a > d
+            lt += a < d and d < 3               # falls back only if it is still there
+            gt += a > d and a < 2
             elim += a >= 2
     n = 6 ** 5
     assert odds.outcomes["attackers fall back"] == Fraction(lt, n)

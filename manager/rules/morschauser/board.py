@@ -157,7 +157,15 @@ def army_trait(battle, side: str) -> str:
     if not battle.option("national_characteristics"):
         return ""
     gid = battle.sides[side].general
-    return battle.leaders[gid].trait if gid and gid in battle.leaders else ""
+    general = battle.leaders.get(gid) if gid else None
+    # the characteristic is the man's: it goes when he falls
+    return general.trait if general is not None and not general.eliminated else ""
+
+
+def in_stream(t) -> bool:
+    """Is a box (its BoxTerrain) in a stream or ford? Not where a bridge crosses, and not
+    in a town the stream runs through (a village garrison is in the buildings)."""
+    return bool({"stream", "ford"} & t.kinds) and not ({"bridge", "town"} & t.kinds)
 
 
 def bombarding(battle) -> bool:

@@ -18,7 +18,7 @@ from .melee import melees
 from .morale import rallyable
 from .movement import EDGE_DIR, contact_facings, leader_cost
 from .moves import move_options
-from .tables import LEADER
+from .tables import FOOT_GUNS, LEADER
 
 
 def _gap(a: Box, b: Box) -> float:
@@ -158,8 +158,8 @@ class Commander:
             shot = self._best_shot(u)
             if shot is not None:
                 return shot
-        if u.moved or engaged or u.fixed:
-            return None
+        if u.moved or engaged or u.fixed or (u.fired and u.kind in FOOT_GUNS):
+            return None                     # a foot battery that fired stays where it is
         if kind == "reserve" or (prof.arm == "artillery" and dist <= max_range(b, u) * 0.75
                                  and self._best_shot(u) is not None):
             return None

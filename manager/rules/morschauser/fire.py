@@ -12,11 +12,12 @@ from ...actions import need
 from ...events import UnitFired
 from ...grid import in_front_arc, line_boxes
 from ...odds import Dist, Odds, OddsLine
-from .board import army_trait, board, bombarding, box_of, distance, facing_dir, profile
-from .morale import fall_back, kutusov_holds, leader_checks, settle, take_hits
+from .board import (army_trait, board, bombarding, box_of, distance, facing_dir, in_stream,
+                    profile)
+from .morale import fall_back, fall_back_penalty, kutusov_holds, leader_checks, settle, take_hits
 from .moves import own_unit
 from .movement import is_shaken
-from .tables import FIRE_HITS_FOR_FALL_BACK, GRAPE_RANGE, GRAPE_TO_HIT, LEADER_HIT_FACES
+from .tables import FIRE_HITS_FOR_FALL_BACK, FOOT_GUNS, GRAPE_RANGE, GRAPE_TO_HIT, LEADER_HIT_FACES
 
 
 
@@ -137,11 +138,10 @@ def check_fire_unit(battle, unit) -> None:
     prof = profile(unit)
     need(prof["fire_dice"] > 0, f"{unit.name} ({prof.label}) does not shoot")
     need(not unit.fired, f"{unit.name} has already fired this turn")
-    need(not (unit.kind in ("foot_artillery", "heavy_artillery") and unit.moved == 2),
+    need(not (unit.kind in FOOT_GUNS and unit.moved == 2),
          f"{unit.name} is foot artillery and moved this turn: it may not fire")
     t = board(battle).terrain.at(box_of(battle, unit))
-    need(not ({"stream", "ford"} & t.kinds) or "bridge" in t.kinds,
-         f"{unit.name} stands in a stream or ford and may not shoot")
+    need(not in_stream(t), f"{unit.name} stands in a stream or ford and may not shoot")
 
 
 def check_fire(battle, action) -> None:
@@ -194,24 +194,34 @@ def fire_odds(battle, action) -> Odds:
     check_fire(battle, action)
     unit, target = battle.units[action.unit], battle.units[action.target]
     leaders = board(battle).box_leaders.get(box_of(battle, target), ())
-    return volley_odds(battle, unit, target, fire_spec(battle, unit, target), leaders)
+    penalty = fall_back_penalty(battle, target, [box_of(battle, unit)])
+    return volley_odds(battle, unit, target, fire_spec(battle, unit, target), leaders, penalty)
 
 
 def leader_hit_chance() -> Fraction:
     return Fraction(sum(1 for a in range(1, 7) for b in range(1, 7) if a + b in LEADER_HIT_FACES), 36)
 
 
-def volley_odds(battle, unit, target, spec: FireSpec, leaders) -> Odds:
-    """Hits, elimination, falling back and each leader's hit: the map's and the table's."""
+def volley_odds(battle, unit, target, spec: FireSpec, leaders, penalty: int = 0) -> Odds:
+    """Hits, elimination, falling back and each leader's hit: the map's and the table's.
+    `penalty`: hits a fall back would cost (a blocked one, option `blocked_fall_back`),
+    counted in the elimination chance."""
     dist = spec.die().times(spec.dice)
     odds = Odds("fire", [OddsLine(f"{unit.name} on {target.name}", dist, target.id)],
                 notes=[f"{spec.dice} dice, hit on {spec.to_hit - spec.modifier}+"
                        f" ({', '.join(spec.notes) or 'no modifiers'})"])
-    odds.outcomes[f"{target.name} eliminated"] = dist.p_at_least(target.hits)
+    eliminated = dist.p_at_least(target.hits)
     if not target.fell_back and not kutusov_holds(battle, target):
         need_hits = max(FIRE_HITS_FOR_FALL_BACK - target.fire_hits, 1)
-        fb = sum((dist.p(k) for k in range(need_hits, target.hits)), Fraction(0))
+        survive = max(target.hits - penalty, need_hits)
+        fb = sum((dist.p(k) for k in range(need_hits, survive)), Fraction(0))
+        eliminated += sum((dist.p(k) for k in range(survive, target.hits)), Fraction(0))
+        odds.outcomes[f"{target.name} eliminated"] = eliminated
         odds.outcomes[f"{target.name} falls back"] = fb
+        if penalty:
+            odds.notes.append(f"a fall back is blocked: {penalty} hit(s) more")
+    else:
+        odds.outcomes[f"{target.name} eliminated"] = eliminated
     for lid in leaders:
         odds.outcomes[f"{battle.leaders[lid].name} hit"] = leader_hit_chance()
     return odds

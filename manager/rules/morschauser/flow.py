@@ -6,7 +6,7 @@ from ...events import BattleEnded, BattleStarted, PhaseBegan, TurnBegan
 from ..base import roll_leader_qualities
 from .board import box_of, distance
 from .melee import melees
-from .morale import rally, rallyable
+from .morale import commands_nothing, rally, rallyable, seized
 from .moves import own_leader, own_unit
 from .tables import LEADER, NEXT_PHASE, PHASES, QUALITY
 
@@ -48,6 +48,8 @@ def _begin_player_turn(battle, side: str) -> None:
     for l in battle.leaders.values():
         if l.side == side and (l.moved or l.rallied):
             battle.update_leader(l.id, moved=False, rallied=False)
+    if battle.state.marks:              # rally attempts, gains and a seizure: this turn's
+        battle.set_state(marks=())
 
 
 def check_end_phase(battle, action) -> None:
@@ -84,8 +86,12 @@ def resolve_end_phase(battle, action, dice) -> list:
 
 def check_rally(battle, action) -> None:
     leader = own_leader(battle, action.leader)
+    need(not seized(battle, leader.side), "the Archduke has had a seizure: no rallying "
+         "takes place this turn")
     need(not leader.rallied, f"{leader.name} has already rallied a unit this turn")
     unit = own_unit(battle, action.unit)
+    need(not commands_nothing(battle, leader), f"{leader.name} is the army's General and "
+         "commands no unit of his own (option general_commands = none)")
     need(unit.id in battle.hierarchy.units_led_by(leader.id),
          f"{unit.name} is not under {leader.name}'s command")
     need(unit.hits < unit.max_hits, f"{unit.name} has lost no hits")

@@ -15,8 +15,8 @@ from ...actions import need
 from ...events import MeleeResolved
 from ...grid import direction_to, front_boxes, step
 from ...odds import Dist, Odds, OddsLine, compare
-from .board import army_trait, board, bombarding, box_of, facing_dir, profile
-from .morale import fall_back, leader_checks, settle, take_hits
+from .board import army_trait, board, bombarding, box_of, facing_dir, in_stream, profile
+from .morale import fall_back, fall_back_penalty, leader_checks, settle, take_hits
 from .movement import is_shaken, terrain_refusal
 from .tables import LEADER
 
@@ -84,7 +84,7 @@ def _terrain_penalty(battle, attacker_box, defender_box) -> int:
     t = board(battle).terrain
     ta, td = t.at(attacker_box), t.at(defender_box)
     reasons = [ta.elevation < td.elevation,
-               "stream" in ta.kinds and "bridge" not in ta.kinds,
+               in_stream(ta),
                "woods" in td.kinds, "town" in td.kinds]
     n = sum(reasons)
     return n if battle.option("terrain_penalties_stack") else min(n, 1)
@@ -230,23 +230,65 @@ def melee_odds(battle, action) -> Odds:
     return pieces_odds(battle, pieces(battle, m, action.joiners), odds)
 
 
-def pieces_odds(battle, ps: list[Piece], odds: Odds) -> Odds:
-    """Exact hit distributions per piece, the chance each side falls back, each unit's
-    chance of elimination and each leader's of being hit."""
-    side_total = {"attack": Dist.point(0), "defend": Dist.point(0)}
+def pieces_odds(battle, ps: list[Piece], odds: Odds, penalties: dict | None = None) -> Odds:
+    """Exact hit distributions per piece and the melee's outcomes, each counted once: a
+    side falls back when it caused fewer hits and one of its units is left to do so (a
+    unit eliminated is eliminated, not falling back); each unit's chance of elimination,
+    blocked fall backs' hits included (`penalties`: {unit id: hits}, read off the board
+    when not given); each leader's chance of a hit."""
     per_target: dict[str, Dist] = {}
+    dealer: dict[str, str] = {}
     for p in ps:
         dist = Dist.die([1 if f <= p.rating else 0 for f in range(1, 7)]).times(p.dice)
         odds.lines.append(OddsLine(f"{p.name} ({p.dice} dice, {p.rating} or less)", dist, p.target))
-        side_total[p.side] = side_total[p.side] + dist
         per_target[p.target] = per_target.get(p.target, Dist.point(0)) + dist
-    lt, eq, gt = compare(side_total["attack"], side_total["defend"])
-    odds.outcomes["attackers fall back"] = lt
-    odds.outcomes["defenders fall back"] = gt
-    odds.outcomes["drawn"] = eq
-    for uid, dist in per_target.items():
-        unit = battle.units[uid]
-        odds.outcomes[f"{unit.name} eliminated"] = dist.p_at_least(unit.hits)
+        dealer[p.target] = p.side
+    units = {p.id: p for p in ps if not p.is_leader}
+    if penalties is None:
+        penalties = {uid: fall_back_penalty(battle, battle.units[uid],
+                                            [box_of(battle, battle.units[p.target])])
+                     for uid, p in units.items()}
+    targets = sorted(per_target)
+    hits_left = {uid: battle.units[uid].hits for uid in units}
+    out = {"attackers fall back": Fraction(0), "defenders fall back": Fraction(0),
+           "drawn": Fraction(0)}
+    gone = {uid: Fraction(0) for uid in units}
+    denom = 1
+    for t in targets:
+        denom *= per_target[t].total
+
+    def walk(i, weight, taken):
+        if i < len(targets):
+            t = targets[i]
+            for k, w in enumerate(per_target[t].weights):
+                if w:
+                    taken[t] = k
+                    walk(i + 1, weight * w, taken)
+            return
+        a = sum(k for t, k in taken.items() if dealer[t] == "attack")
+        d = sum(k for t, k in taken.items() if dealer[t] == "defend")
+        losers = "attack" if a < d else "defend" if d < a else ""
+        p = Fraction(weight, denom)
+        standing = False
+        for uid, piece in units.items():
+            lost = taken.get(uid, 0)
+            if piece.side == losers and lost < hits_left[uid]:
+                lost += penalties.get(uid, 0)
+            if lost >= hits_left[uid]:
+                gone[uid] += p
+            elif piece.side == losers:
+                standing = True
+        if not losers:
+            out["drawn"] += p
+        elif standing:
+            out[f"{'attackers' if losers == 'attack' else 'defenders'} fall back"] += p
+    walk(0, 1, {})
+    odds.outcomes.update(out)
+    for uid in units:
+        odds.outcomes[f"{battle.units[uid].name} eliminated"] = gone[uid]
+    if any(penalties.values()):
+        odds.notes.append("blocked fall backs: " + ", ".join(
+            f"{battle.units[u].name} {k} hit(s)" for u, k in penalties.items() if k))
     for p in ps:
         if p.is_leader:
             odds.outcomes[f"{p.name} hit"] = Fraction(3, 36)

@@ -75,7 +75,8 @@ def _free_for(battle, unit, box: Box, b) -> bool:
 
 
 def _step_away(battle, unit, direction: int, boxes: int) -> tuple[Box, int]:
-    """Move up to `boxes` in a direction (or its two neighbours); returns (box, boxes short)."""
+    """Move up to `boxes` in a direction (or its two neighbours) into free boxes (the
+    Shaken retreat); returns (box, boxes short)."""
     here = box_of(battle, unit)
     for done in range(boxes):
         b = board(battle)
@@ -83,11 +84,7 @@ def _step_away(battle, unit, direction: int, boxes: int) -> tuple[Box, int]:
             nb = step(here, d)
             if _free_for(battle, unit, nb, b):
                 here = nb
-                x, y = b.centre(nb)
-                carry = [l for l in b.leaders_at(box_of(battle, unit), unit.side)]
-                battle.update_unit(unit.id, x=x, y=y)
-                for l in carry:         # a leader with the unit goes with it
-                    battle.update_leader(l, x=x, y=y)
+                _carry(battle, unit, nb, b)
                 unit = battle.units[unit.id]
                 break
         else:
@@ -95,21 +92,77 @@ def _step_away(battle, unit, direction: int, boxes: int) -> tuple[Box, int]:
     return here, 0
 
 
+def _carry(battle, unit, to: Box, b) -> None:
+    """The unit to a box, and the leaders standing with it (a leader goes with his unit)."""
+    carry = b.leaders_at(box_of(battle, unit), unit.side)
+    x, y = b.centre(to)
+    battle.update_unit(unit.id, x=x, y=y)
+    for lid in carry:
+        battle.update_leader(lid, x=x, y=y)
+
+
+def _passable(battle, unit, box: Box, b) -> bool:
+    """May a falling-back unit go through this box? Friends never block (they are passed
+    through); enemies, ground it may not enter and the table's edge do."""
+    if terrain_refusal(battle, unit.kind, box):
+        return False
+    other = b.box_unit.get(box)
+    if other and other != unit.id and battle.units[other].side != unit.side:
+        return False
+    return not any(battle.leaders[l].side != unit.side for l in b.box_leaders.get(box, ()))
+
+
+def plan_fall_back(battle, unit, enemy_boxes) -> tuple[Box, int, int]:
+    """(the box it ends in, boxes short by enemies/ground/edge, boxes short in all).
+
+    Straight away from the enemy (slipping to a diagonal where the way is blocked), two
+    boxes; friends are passed through, and where the last box reached holds a friend the
+    unit stops in the last free box on its way (short, but not blocked: no penalty)."""
+    b = board(battle)
+    here = start = box_of(battle, unit)
+    ex = sum(x[0] for x in enemy_boxes) / len(enemy_boxes)
+    ey = sum(x[1] for x in enemy_boxes) / len(enemy_boxes)
+    away = (direction_to(here, (round(ex), round(ey))) + 4) % 8
+    path = [start]
+    for _ in range(FALL_BACK_BOXES):
+        nxt = next((step(here, d) for d in (away, (away + 1) % 8, (away - 1) % 8)
+                    if _passable(battle, unit, step(here, d), b)), None)
+        if nxt is None:
+            break
+        here = nxt
+        path.append(here)
+    blocked = FALL_BACK_BOXES - (len(path) - 1)
+    while len(path) > 1 and b.box_unit.get(path[-1], unit.id) != unit.id:
+        path.pop()                               # a friend holds it: stop short of him
+    return path[-1], blocked, FALL_BACK_BOXES - (len(path) - 1)
+
+
+def fall_back_penalty(battle, unit, enemy_boxes) -> int:
+    """Hits a fall back would cost this unit now (option `blocked_fall_back`)."""
+    if unit.fixed or battle.option("blocked_fall_back") != "hit_per_box":
+        return 0
+    return plan_fall_back(battle, unit, enemy_boxes)[1]
+
+
 def fall_back(battle, uid: str, enemy_boxes: list[Box], events: list, why: str) -> None:
-    """Fall back 2 boxes, away from the enemy, ending facing it."""
+    """Fall back 2 boxes, away from the enemy, ending facing it. A fixed unit (guns that
+    may only change facing) turns to face the enemy but does not move."""
     unit = battle.units[uid]
     if unit.eliminated:
         return
-    here = box_of(battle, unit)
     ex = sum(b[0] for b in enemy_boxes) / len(enemy_boxes)
     ey = sum(b[1] for b in enemy_boxes) / len(enemy_boxes)
-    toward = direction_to(here, (round(ex), round(ey)))
-    to, short = _step_away(battle, unit, (toward + 4) % 8, FALL_BACK_BOXES)
+    if unit.fixed:
+        to, blocked, short = box_of(battle, unit), 0, 0
+    else:
+        to, blocked, short = plan_fall_back(battle, unit, enemy_boxes)
+        if to != box_of(battle, unit):
+            _carry(battle, unit, to, board(battle))
     toward = direction_to(to, (round(ex), round(ey)))
     battle.update_unit(uid, facing=toward * 45, fell_back=True)
     events.append(UnitFellBack(unit.name, to, short))
-    if short and battle.option("blocked_fall_back") == "hit_per_box":
-        take_hits(battle, uid, short, events)
+    if blocked and not unit.fixed and battle.option("blocked_fall_back") == "hit_per_box":
+        take_hits(battle, uid, blocked, events)
 
 
 def leader_checks(battle, box: Box, dice, events: list, why: str) -> None:
@@ -168,11 +221,19 @@ def settle(battle, events: list) -> None:
             return
 
 
+def commands_nothing(battle, leader) -> bool:
+    """The army's General under `general_commands = none`: no unit is his to rally."""
+    return (battle.option("general_commands", "army") == "none"
+            and battle.sides[leader.side].general == leader.id)
+
+
 def rallyable(battle, leader) -> list[str]:
     """Units the leader may rally: his own, within his radius (the hierarchy answers),
     still in the battle and short of hits."""
     from .tables import LEADER
     h = battle.hierarchy
+    if commands_nothing(battle, leader):
+        return []
     near = h.units_within(leader.id, LEADER["radius"], lambda u: box_of(battle, battle.units[u]),
                           box_of(battle, leader), distance)
     return [u for u in near if not battle.units[u].eliminated
@@ -189,15 +250,48 @@ def rally_score(battle, leader, face: int) -> tuple[int, int]:
     return score, regained
 
 
+def attempts_allowed(battle, leader) -> int:
+    """Rally attempts a leader has each turn: Erzherzog Karl two, everyone else one."""
+    return 2 if (army_trait(battle, leader.side) == "archduke_charles"
+                 and battle.sides[leader.side].general == leader.id) else 1
+
+
+def turn_mark(battle, key: str, default=None):
+    return dict(battle.state.marks).get(key, default)
+
+
+def seized(battle, side: str) -> bool:
+    """Has the Archduke had a seizure this turn (no rallying on his side)?"""
+    return turn_mark(battle, "seizure") == side
+
+
 def rally(battle, leader, unit, dice, events: list) -> None:
-    attempts = 2 if (army_trait(battle, leader.side) == "archduke_charles"
-                     and battle.sides[leader.side].general == leader.id) else 1
-    roll = dice.roll(attempts, f"rally: {leader.name} rallies {unit.name}")
-    battle.update_leader(leader.id, rallied=True)
-    if attempts == 2 and 1 in roll.faces:
+    """One rally attempt: a D6 plus the leader's quality. Erzherzog Karl makes two a
+    turn (two Rally actions); a 1 on either is a seizure and no rallying takes place that
+    turn: what his side regained this turn is taken back and no one rallies again."""
+    from ...model.forces import with_marks
+    karl = attempts_allowed(battle, leader) == 2
+    face = dice.roll(1, f"rally: {leader.name} rallies {unit.name}").faces[0]
+    key = f"rallies:{leader.id}"
+    made = turn_mark(battle, key, 0) + 1
+    battle.set_state(marks=with_marks(battle.state.marks, **{key: made}))
+    if made >= attempts_allowed(battle, leader):
+        battle.update_leader(leader.id, rallied=True)
+    if karl and face == 1:
+        for uid, gained in turn_mark(battle, "rally_gains", ()):
+            u = battle.units[uid]
+            if not u.eliminated:
+                battle.update_unit(uid, hits=max(u.hits - gained, 1))
+                events.append(UnitRallied(leader.name, u.name, -gained))
+        for l in battle.live_leaders(leader.side):
+            battle.update_leader(l.id, rallied=True)
+        battle.set_state(marks=with_marks(battle.state.marks, seizure=leader.side,
+                                          rally_gains=None))
         events.append(UnitRallied(leader.name, unit.name, 0))   # the Archduke's seizure
         return
-    gained = sum(rally_score(battle, leader, f)[1] for f in roll.faces)
-    gained = min(gained, unit.max_hits - unit.hits)
+    gained = min(rally_score(battle, leader, face)[1], unit.max_hits - unit.hits)
     battle.update_unit(unit.id, hits=unit.hits + gained)
+    if gained:
+        gains = turn_mark(battle, "rally_gains", ()) + ((unit.id, gained),)
+        battle.set_state(marks=with_marks(battle.state.marks, rally_gains=gains))
     events.append(UnitRallied(leader.name, unit.name, gained))

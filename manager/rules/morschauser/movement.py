@@ -60,6 +60,10 @@ def half_speed_reasons(battle, unit) -> list[str]:
             reasons.append(f"{leader.name} has fallen")
         elif distance(box_of(battle, leader), box_of(battle, unit)) > LEADER["radius"]:
             reasons.append(f"more than {LEADER['radius']} boxes from {leader.name}")
+    general = battle.leaders.get(battle.sides[unit.side].general or "")
+    if (general is not None and general.eliminated
+            and battle.option("general_commands", "army") == "army"):
+        reasons.append(f"{general.name}, the army's General, has fallen")
     return reasons
 
 

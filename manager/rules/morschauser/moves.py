@@ -10,7 +10,7 @@ from .movement import (allowances, contact_facings, facing_cost, formation_cost,
                        half_speed_reasons, is_shaken, leader_cost, rear_moves, search,
                        search_to,
                        terrain_refusal)
-from .tables import FORMATIONS, LEADER
+from .tables import FOOT_GUNS, FORMATIONS, LEADER
 
 
 def own_unit(battle, uid: str):
@@ -120,6 +120,9 @@ def check_move_unit(battle, action) -> None:
     facing = dir_of_degrees(action.facing)
     need(not (unit.fixed and to_box != start), f"{unit.name} is fixed in place: it may only "
          "change facing")
+    need(not (unit.kind in FOOT_GUNS and unit.fired and to_box != start),
+         f"{unit.name} is foot artillery and fired this turn: it may not move, other than "
+         "to change facing")
     form = action.formation or unit.formation
     need(not (form == "square" and to_box != start), "a square cannot move")
     refusal = terrain_refusal(battle, unit.kind, to_box)

@@ -54,6 +54,8 @@ SHAKEN_RETREAT_BOXES = 4             # 12 inches
 FIRE_HITS_FOR_FALL_BACK = 2
 
 FORMATIONS = ("line", "column", "square")
+# "Foot Artillery may not fire at all if it moves, other than to change facing"
+FOOT_GUNS = ("foot_artillery", "heavy_artillery")
 COLUMN_MOVE = 3                      # column raises infantry's base move to 3 boxes
 FORMATION_CHANGE_COST = 1
 
@@ -77,12 +79,19 @@ OPTIONS = (
     Option("defender_front_when", "all_in_front",
            "A defender fights with its Front rating when all its attackers are in its front "
            "boxes, or when any one is.", ("all_in_front", "any_in_front")),
-    Option("blocked_fall_back", "hit_per_box",
-           "A unit that cannot complete a fall back takes a hit for each box it could not "
-           "move, or simply stops.", ("hit_per_box", "stop")),
+    Option("blocked_fall_back", "stop",
+           "Not in the text: a unit whose fall back is blocked (by enemies, ground it may "
+           "not enter or the table edge; friends are passed through) simply stops, or takes "
+           "a hit for each box it could not move.", ("stop", "hit_per_box")),
     Option("shaken_rear_speed", "full",
            "A Shaken command's units retreat to the rear at full speed (the text's "
            "'except to the rear') or at the usual half speed.", ("full", "half")),
+    Option("general_commands", "army",
+           "The army's General commands the whole army (he rallies any unit within 6 "
+           "boxes, and when he falls all its units move at half speed), or no unit of his "
+           "own ('Leaders only affect their Command': he rallies none, his fall slows "
+           "none). His national characteristic goes with him either way.",
+           ("army", "none")),
     Option("pass_through_friends", True, "Units may move through boxes held by friends."),
     Option("fire_arc", 45, "Half-angle in degrees of the arc a unit may shoot into."),
     Option("line_of_sight", "units_and_terrain",

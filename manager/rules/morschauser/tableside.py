@@ -155,5 +155,5 @@ def resolve_table_melee(battle, action, dice) -> list:
 def table_melee_odds(battle, action) -> Odds:
     check_table_melee(battle, action)
     s = read_situation(fields(battle, action), action.situation)
-    return pieces_odds(battle, _pieces(battle, action, s), Odds("melee"))
+    return pieces_odds(battle, _pieces(battle, action, s), Odds("melee"), penalties={})
 
