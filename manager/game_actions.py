@@ -64,6 +64,7 @@ class Fire(GameAction):
 class Rally(GameAction):
     leader: str
     unit: str
+    influence: int | None = None  # where the rules let the player choose the leader's modifier
 
 
 @register

@@ -10,11 +10,11 @@ from manager.rules.featherstone.moves import SoundRecall
 FS = "featherstone"
 
 
-def rally_session(kind="militia", hits=None, leaders=None, extra=(), y=18.0):
+def rally_session(kind="militia", hits=None, leaders=None, extra=(), y=18.0, options=None):
     """Blue's unit at (20, 18), disordered; the enemy to the north (by default far off)."""
     u = piece("b", "blue", kind, (20, y), **({"hits": hits} if hits else {}))
     extra = list(extra) or [piece("r", "red", "line_infantry", (20, 3))]
-    b = build_table([u, *extra], FS, leaders=leaders)
+    b = build_table([u, *extra], FS, leaders=leaders, options=options)
     s, src = session_at(b, "initiative")
     s.battle.update_unit("b", disordered=True)
     s.execute(ga.EndPhase())                      # into blue's rally step
@@ -50,13 +50,33 @@ def test_a_unit_that_lost_everything_worth_a_quarter_and_rolls_low_disperses():
 
 @pytest.mark.parametrize("quality, attached, score", [(6, True, 3 + 2), (1, True, 3 - 2),
                                                       (5, False, 3 + 1), (2, False, 3 - 1)])
-def test_generals_attached_or_within_four_inches(quality, attached, score):
+def test_generals_attached_or_within_four_inches_by_rating(quality, attached, score):
     pos = [20, 18] if attached else [20, 21]
-    s, src = rally_session(leaders={"b1": {"pos": pos, "quality": quality}})
+    s, src = rally_session(leaders={"b1": {"pos": pos, "quality": quality}},
+                           options={"general_influence": "rating"})
     src.push(3, 6)                               # morale 3, then the stray-round die if any
     events = s.execute(ga.Rally("" if attached else "b1-ldr", "b"))
     checks = [e for e in events if hasattr(e, "score")]
     assert checks[0].score == score
+
+
+@pytest.mark.parametrize("attached, influence, score", [
+    (True, None, 3 + 2), (True, -1, 3 - 1), (True, 0, 3), (False, None, 3 + 1),
+    (False, -1, 3 - 1)])
+def test_the_player_chooses_the_generals_modifier(attached, influence, score):
+    """The design notes: commanders influence the roll "at the player's whim", up to
+    +/-2 (attached) or +/-1 (within 4 inches); a poor rating does not cap it."""
+    pos = [20, 18] if attached else [20, 21]
+    s, src = rally_session(leaders={"b1": {"pos": pos, "quality": 1}})
+    src.push(3)
+    events = s.execute(ga.Rally("b1-ldr", "b", influence))
+    assert [e for e in events if hasattr(e, "score")][0].score == score
+
+
+def test_a_generals_modifier_beyond_his_reach_is_refused():
+    s, _ = rally_session(leaders={"b1": {"pos": [20, 21], "quality": 5}})
+    with pytest.raises(IllegalAction, match="-1 to \\+1"):
+        s.execute(ga.Rally("b1-ldr", "b", 2))
 
 
 def test_influence_near_the_enemy_risks_a_stray_round():

@@ -168,13 +168,19 @@ def check_rally(battle, action) -> None:
         need(leader is not None, f"there is no general {action.leader!r}")
         why = may_influence(battle, leader, unit)
         need(not why, why)
+        if action.influence is not None:
+            from .state import attached_leaders
+            top = 2 if leader in attached_leaders(battle, unit) else 1
+            need(-top <= action.influence <= top, f"{leader.name} may add -{top} to +{top}"
+                 + (" (attached)" if top == 2 else " (within 4 inches)"))
 
 
 def resolve_rally(battle, action, dice) -> list:
     events: list = []
     unit = battle.units[action.unit]
     leader = battle.leaders.get(action.leader) if action.leader else None
-    _, result, _ = check(battle, unit, "rally", dice, events, general=leader)
+    _, result, _ = check(battle, unit, "rally", dice, events, general=leader,
+                         influence=action.influence)
     apply_rally(battle, battle.units[unit.id], result, dice, events,
                 leader.name if leader else "")
     if leader is not None and not battle.leaders[leader.id].eliminated:

@@ -59,18 +59,34 @@ def in_enemy_contact(battle, unit) -> bool:
                for e in near_units(battle, unit.pos, 12, battle.enemy_of(unit.side)))
 
 
-def modifiers(battle, unit, column: str, general=None) -> list[tuple[str, int]]:
+def influence_value(battle, leader, attached: bool, chosen: int | None) -> int:
+    """A general's modifier: chosen by the player "at the player's whim" (up to +/-1 from
+    within 4 inches, +/-2 attached; the full help when he does not say), or read off the
+    general's rating (option general_influence = "rating")."""
+    if battle.option("general_influence") == "rating":
+        return (ATTACHED_MOD if attached else NEAR_MOD)[leader.quality or 3]
+    top = 2 if attached else 1
+    return top if chosen is None else max(-top, min(top, int(chosen)))
+
+
+def modifiers(battle, unit, column: str, general=None, influence=None) -> list[tuple[str, int]]:
     mods = []
     g = grade(battle, unit)
     if g:
         mods.append(("guards/elite" if g == 2 else "regulars", g))
-    attached = attached_leaders(battle, unit)
+    attached = [l for l in attached_leaders(battle, unit) if not mark_leader_barred(battle, l)]
     if attached:
-        best = max(attached, key=lambda l: ATTACHED_MOD[l.quality or 3])
-        if ATTACHED_MOD[best.quality or 3]:
-            mods.append((f"{best.name} attached", ATTACHED_MOD[best.quality or 3]))
-    elif general is not None and NEAR_MOD[general.quality or 3]:
-        mods.append((f"{general.name} near", NEAR_MOD[general.quality or 3]))
+        named = general if general in attached else None
+        pick = [(influence_value(battle, l, True, influence if l is named else None), l)
+                for l in attached]
+        v, best = max(pick, key=lambda t: t[0]) if named is None else \
+            (influence_value(battle, named, True, influence), named)
+        if v:
+            mods.append((f"{best.name} attached", v))
+    elif general is not None:
+        v = influence_value(battle, general, False, influence)
+        if v:
+            mods.append((f"{general.name} near", v))
     quarters = (unit.max_hits - unit.hits) * 4 // unit.max_hits if unit.max_hits else 0
     if quarters:
         mods.append((f"{quarters * 25}% lost", -quarters))
@@ -112,18 +128,19 @@ def _pt(xy):
 
 
 def check(battle, unit, column: str, dice, events: list, general=None,
-          face: int | None = None) -> tuple[int, str, int]:
+          face: int | None = None, influence: int | None = None) -> tuple[int, str, int]:
     """Roll (or reuse `face`) and read the column: (score, result, face)."""
-    if general is not None and general in attached_leaders(battle, unit):
-        general = None                       # attached: already counted
-    if general is not None and influence_at_risk(battle, unit):
+    near = general is not None and general not in attached_leaders(battle, unit)
+    if near and influence_value(battle, general, False, influence) == 0:
+        general = None                       # he lends nothing: no risk either
+    elif near and influence_at_risk(battle, unit):
         if dice.d6(f"stray round: {general.name}") == 1:
             leader_dies(battle, general.id, events, f"a stray round while rallying {unit.name}")
             events.append(StrayRound(general.name, "killed by a stray round"))
             general = None
         else:
             events.append(StrayRound(general.name, "unhurt"))
-    mods = modifiers(battle, unit, column, general)
+    mods = modifiers(battle, unit, column, general, influence)
     if face is None:
         face = dice.d6(f"morale ({column}): {unit.name}")
     score = max(MORALE_MIN, min(MORALE_MAX, face + sum(v for _, v in mods)))
@@ -178,9 +195,9 @@ def rally_odds(battle, action):
     from ...odds import Odds
     unit = battle.units[action.unit]
     general = battle.leaders.get(action.leader) if action.leader else None
+    mod = sum(v for _, v in modifiers(battle, unit, "rally", general, action.influence))
     if general is not None and general in attached_leaders(battle, unit):
-        general = None
-    mod = sum(v for _, v in modifiers(battle, unit, "rally", general))
+        general = None                       # attached: no stray-round roll
     odds = Odds("rally")
     for face in range(1, 7):
         result = LABELS[RALLY[max(MORALE_MIN, min(MORALE_MAX, face + mod))]]

@@ -109,6 +109,10 @@ TRAITS = ()                      # no national characteristics in this text
 OPTIONS = (
     Option("leader_quality", "historical", "Generals' ratings as the scenario gives them, "
            "or rolled on a D6 for every general at the start.", ("historical", "rolled")),
+    Option("general_influence", "chosen", "A general's morale modifier: chosen by the player "
+           "(up to +/-1 within 4 inches, +/-2 attached; full help unless he says less), as "
+           "the design notes have it, or fixed by the general's 1-6 rating.",
+           ("chosen", "rating")),
     Option("stand_scale", 1.0, "Multiply every stand's width and depth (1.0: infantry "
            "stands 1 x 0.5 inch, cavalry 0.75 x 1, a battery 1.5 x 1.5)."),
     Option("forward_arc", 45, "Half-angle in degrees of the forward moves: a full-rate "
