@@ -245,9 +245,15 @@ def test_foot_forming_square_in_good_time_ignores_the_sabres_and_fires_half():
 def test_cavalry_that_breaks_cavalry_pursues_without_reply():
     s, src = to_move(battle([unit("b", "blue", "light_cavalry", (3, 5)),
                              unit("r", "red", "light_cavalry", (7, 5))]))
-    src.push(4, 4, 4, 6, 1, 1)      # three Flags: it retires; the pursuit's Sabre routs it
-    s.execute(ga.Charge("b", "r"))
+    src.push(4, 4, 4, 6, 4, 1)      # three Flags: it retires; the pursuit's Flag is a 4th
+    s.execute(ga.Charge("b", "r"))  # Flag this turn (more than its quality): it routs
     assert s.battle.units["r"].eliminated
+    s, src = to_move(battle([unit("b", "blue", "light_cavalry", (3, 5)),
+                             unit("r", "red", "light_cavalry", (7, 5))]))
+    src.push(4, 4, 4, 6, 1, 1)      # the pursuit's Sabre alone costs it a CV: retiring on
+    s.execute(ga.Charge("b", "r"))  # Flags is not losing all its CV (issue 15)
+    r = s.battle.units["r"]
+    assert not r.eliminated and r.hits == 6 and mark(r, "retiring")
 
 
 def test_a_general_rallies_a_flagged_unit_on_a_six():

@@ -100,7 +100,13 @@ def weakened(battle, unit) -> bool:
 
 
 def spent(unit) -> bool:
-    """Lost all its Combat Value: retiring; any further hit or Flag routs it."""
+    """Lost all its Combat Value: any further hit or Flag routs it. (A unit that halts and
+    retires on Flags is not spent: it keeps its CV and a General may rally it.)"""
+    return unit.hits <= 0
+
+
+def retiring(unit) -> bool:
+    """Falling back a square each move: spent, or Flags equal to its quality."""
     return unit.hits <= 0 or bool(mark(unit, "retiring"))
 
 

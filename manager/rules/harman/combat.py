@@ -96,6 +96,8 @@ def resolve_charge(battle, action, dice) -> list:
         events += _cavalry_clash(battle, unit.id, target.id, origin, dice)
     elif utype(unit) == "cavalry":
         events += _cavalry_on_foot(battle, unit.id, target.id, origin, dice)
+    elif utype(target) == "cavalry":
+        events += _close_combat(battle, unit.id, target.id, dice)
     else:
         events += _bayonets(battle, unit.id, target.id, dice)
     from ..army_morale import settle_army
@@ -137,6 +139,24 @@ def _bayonets(battle, aid, did, dice) -> list:
         events.append(Effect(d.name, "stands: the close combat goes on next turn"))
     else:
         events.append(Effect(a.name, "is halted: an exchange of fire next turn"))
+    return events
+
+
+def _close_combat(battle, aid, did, dice) -> list:
+    """Foot moving next to horse: the plain Close Combat rule, both throw quality dice
+    (+1 with a General), Sabres hit; cavalry never fire, so there is no volley."""
+    events: list = []
+    a, d = battle.units[aid], battle.units[did]
+    fa = throw(battle, a, cc_dice(battle, a, d), f"close combat with {d.name}", dice, events)
+    fd = throw(battle, d, cc_dice(battle, d, a), f"close combat with {a.name}", dice, events)
+    suffer(battle, did, count(fa, SABRE), count(fa, FLAG) + _extra_flags(battle, d),
+           count(fa, OFFICER), dice, events, box(battle, a))
+    suffer(battle, aid, count(fd, SABRE), count(fd, FLAG), count(fd, OFFICER), dice, events,
+           box(battle, d))
+    a, d = battle.units[aid], battle.units[did]
+    if not (a.eliminated or d.eliminated or mark(a, "retiring") or mark(d, "retiring")):
+        _engage(battle, aid, did)
+        events.append(Effect(d.name, "the close combat goes on next turn"))
     return events
 
 
@@ -282,7 +302,7 @@ def resolve_melee(battle, action, dice) -> list:
     a, d = battle.units[a.id], battle.units[d.id]
     decided = a.eliminated or d.eliminated or spent(a) or spent(d) or \
         "retires" in (ra, rd) or "routs" in (ra, rd)
-    if not decided and rounds > 2:
+    if not decided and rounds >= 2:          # the charge's turn and this one: two turns
         events.append(Effect(a.name, "no decision after two turns: "
                              + ("the attackers retire to rally" if "town" in
                                 kinds(battle, box(battle, d)) else "both sides retire to rally")))
@@ -317,8 +337,8 @@ def check_rally(battle, action) -> None:
     need(not leader.rallied, f"{leader.name} has already tried to rally this turn")
     unit = own_unit(battle, action.unit)
     need(box(battle, leader) == box(battle, unit), f"{leader.name} must join {unit.name} first")
-    need(mark(unit, "flagged") is not None or mark(unit, "retiring"),
-         f"{unit.name} has suffered no Falling Flag")
+    need(mark(unit, "flagged") == battle.state.turn or mark(unit, "retiring"),
+         f"{unit.name} has suffered no Falling Flag this turn and is not retiring")
     need(not unit.moved, f"{unit.name} must be stationary")
     need(not enemies_adjacent(battle, unit), f"{unit.name} is being charged")
 

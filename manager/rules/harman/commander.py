@@ -68,7 +68,7 @@ class Commander(OrdersCommander):
         b = self.battle
         here = box(b, l)
         for u in b.live_units(self.side):
-            if (mark(u, "retiring") or mark(u, "flagged")) and u.hits > 0 and not u.moved:
+            if mark(u, "retiring") and u.hits > 0 and not u.moved:
                 if box(b, u) == here and not l.rallied:
                     action = Rally(l.id, u.id)
                     if self.legal(action):

@@ -48,6 +48,8 @@ def shot(battle, unit, target) -> Shot:
     elif t == "skirmishers":
         need(d <= MUSKET, f"{target.name} is beyond skirmishing range ({MUSKET} squares)")
         duel = utype(target) == "skirmishers"
+        need(duel or not screened(battle, target, a), f"{target.name} is screened by its "
+             "skirmishers: drive them in first")
         faces, band, n = ((FIRE,), "skirmish duel", 1) if duel else ((TARGET,), "skirmishing", 1)
         if "woods" in kinds(battle, a):
             need(duel or squares(a, b) == 1, "from a forest, skirmishers shoot only into an "
@@ -88,7 +90,7 @@ def may_fire(battle, unit) -> str:
     if unit.fired:
         return f"{unit.name} has fired this turn"
     if spent(unit):
-        return f"{unit.name} is retiring"
+        return f"{unit.name} has lost all its Combat Value"
     if t == "cavalry":
         return "cavalry fight with the sabre"
     limit = battle.option("ammunition") or 0
@@ -97,6 +99,8 @@ def may_fire(battle, unit) -> str:
     if phase == "artillery":
         return "" if t.endswith("artillery") else "only artillery fires in the artillery phase"
     if t == "foot_artillery":
+        if unit.moved or mark(unit, "unlimbered") == battle.state.turn:
+            return f"{unit.name} moved or unlimbered this turn: it fires next turn"
         return "" if _canister_support(battle, unit) else \
             "foot artillery fires in the artillery phase (or canister in close support)"
     if mark(unit, "marched") == battle.state.turn:
@@ -136,7 +140,9 @@ def resolve_fire(battle, action, dice) -> list:
     flags, officers = count(faces, FLAG), count(faces, OFFICER)
     if battle.state.phase == "artillery":              # simultaneous: lands as the phase ends
         p = dict(mark(target, "pending", ()))
-        p = (p.get("hits", 0) + hits, p.get("flags", 0) + flags, p.get("officers", 0) + officers)
+        add = (lambda a, b: a + b) if battle.option("flags_add") != "throw" else max
+        p = (p.get("hits", 0) + hits, add(p.get("flags", 0), flags),
+             p.get("officers", 0) + officers)
         battle.mark_unit(target.id, pending=(("hits", p[0]), ("flags", p[1]),
                                              ("officers", p[2]), ("from", box(battle, unit))))
         events.append(Effect(target.name, f"{hits} hit(s), {flags} Flag(s): they land as the "
@@ -202,17 +208,26 @@ def throw_dist(n: int, hit_faces: tuple) -> dict:
     return out
 
 
-def flag_outcomes(dist: dict, q: int, general: bool) -> dict:
-    out = {"routs (more Flags than quality)": Fraction(0), "halts and retires": Fraction(0),
-           "halts": Fraction(0)}
+def flag_outcomes(dist: dict, q: int, general: bool, before: int = 0) -> dict:
+    """What the Flags do, with `before` Flags already suffered this turn: at least one
+    Flag, a die less (one Flag in all), halts, halts and retires, routs."""
+    out = {"at least one Flag": Fraction(0), "a die less this turn (one Flag)": Fraction(0),
+           "halts (a die less)": Fraction(0), "halts and retires": Fraction(0),
+           "routs (more Flags than quality)": Fraction(0)}
     for (_, fl, _), p in dist.items():
-        fl = max(fl - (1 if general else 0), 0)
-        if fl > q:
+        if fl:
+            out["at least one Flag"] += p
+        total = before + max(fl - (1 if general else 0), 0)
+        if total == before:
+            continue
+        if total > q:
             out["routs (more Flags than quality)"] += p
-        elif fl == q:
+        elif total == q:
             out["halts and retires"] += p
-        elif fl > 1:
-            out["halts"] += p
+        elif total > 1:
+            out["halts (a die less)"] += p
+        elif total == 1:
+            out["a die less this turn (one Flag)"] += p
     return out
 
 
@@ -227,8 +242,14 @@ def fire_odds(battle, action) -> Odds:
     denom = 6 ** max(s.dice, 0)
     line = Dist([int(hits.get(k, 0) * denom) for k in range(top + 1)], denom)
     odds = Odds("fire", [OddsLine(f"{unit.name} on {target.name} ({s.why})", line, target.name)])
+    seen = mark(target, "flags_turn")
+    before = seen[1] if seen and seen[0] == battle.state.turn and \
+        battle.option("flags_add") != "throw" else 0
+    steadied = mark(target, "steadied") == battle.state.turn and \
+        battle.option("flags_add") != "throw"
     odds.outcomes = {k: v for k, v in flag_outcomes(
-        dist, quality(target), bool(generals_with(battle, target))).items() if v}
+        dist, quality(target), bool(generals_with(battle, target)) and not steadied,
+        before).items() if v}
     if spent(target):
         odds.outcomes["routs (any hit or Flag on a spent unit)"] = sum(
             (p for (h, fl, _o), p in dist.items() if h or fl), Fraction(0))

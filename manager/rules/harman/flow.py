@@ -13,7 +13,7 @@ from ...events import BattleStarted, PhaseBegan, TurnBegan, declare_event
 from ...model.forces import mark, with_marks
 from ..army_morale import settle_army
 from ..common import check_two_sides, next_turn
-from .board import box, enemies_adjacent
+from .board import box, enemies_adjacent, generals_with, retiring
 from .combat import melees
 from .fire import apply_pending
 from .tables import PHASES
@@ -23,7 +23,7 @@ InitiativeRolled = declare_event("InitiativeRolled", "Initiative: {detail}; {sid
                                  detail=str, side=str)
 LABEL = {p.name: p.label for p in PHASES}
 KEEP = ("retiring", "engaged", "rounds", "origin", "volleys", "unlimbered", "gunners_away",
-        "no_move", "flagged")
+        "no_move", "flagged", "flags_turn", "steadied")
 
 
 def check_start(battle, action) -> None:
@@ -114,7 +114,10 @@ def _begin_move(battle, side: str, dice) -> list:
     battle.set_state(phase="move", active=side)
     events: list = [PhaseBegan(battle.sides[side].name, LABEL["move"])]
     for u in sorted(battle.live_units(side), key=lambda u: u.id):
-        if mark(u, "retiring") and not mark(u, "engaged"):
+        held = u.hits > 0 and generals_with(battle, u)     # a General joined it: it halts
+        if retiring(u) and not mark(u, "engaged") and held:          # for his rally
+            events.append(Effect(u.name, f"{held[0].name} has joined it: it halts to rally"))
+        elif retiring(u) and not mark(u, "engaged"):
             enemy = min(battle.live_units(battle.enemy_of(side)),
                         key=lambda e: (e.x - u.x) ** 2 + (e.y - u.y) ** 2, default=None)
             if enemy is not None:

@@ -13,7 +13,7 @@ from ...events import FormationChanged, LeaderMoved, UnitMoved
 from ...model.forces import mark
 from ..common import own_unit
 from .board import (DIAG, ORTHO, box, centre, enemies_adjacent, generals_with, kinds,
-                    occupants, on_table, spent, squares, utype, wall_across, weakened)
+                    occupants, on_table, retiring, squares, utype, wall_across, weakened)
 from .tables import CROPS_MOVE, FOREST_MOVE, GENERAL_MOVE, MARCH
 
 FORMED = ("infantry", "cavalry", "foot_artillery", "horse_artillery")
@@ -99,7 +99,8 @@ def check_move_unit(battle, action) -> None:
     unit = own_unit(battle, action.unit)
     turn = battle.state.turn
     need(not unit.moved, f"{unit.name} has already moved this turn")
-    need(not spent(unit), f"{unit.name} is retiring")
+    need(not retiring(unit), f"{unit.name} is retiring: it falls back a square each move "
+         "until a General joins it and rallies it")
     need(mark(unit, "no_move") != turn, f"{unit.name} lost its officer: no move this turn")
     need(mark(unit, "halted") != turn, f"{unit.name} has halted this turn")
     need(not mark(unit, "engaged"), f"{unit.name} is in close combat")
@@ -110,7 +111,12 @@ def check_move_unit(battle, action) -> None:
         need(utype(unit).endswith("artillery") and action.formation in ("line", "limbered"),
              "only guns limber or unlimber as they move")
     limit = allowance(battle, unit, action.formation)
-    need(limit > 0 or dest == box(battle, unit), f"{unit.name} cannot move now")
+    if unit.fired and utype(unit) == "infantry":
+        limit = min(limit, 1)                # fired: a tactical move of one square only
+    if unit.fired and utype(unit).endswith("artillery"):
+        limit = 0                            # guns that fired do not move that turn
+    need(limit > 0 or dest == box(battle, unit), f"{unit.name} cannot move now"
+         + (" (it fired this turn)" if unit.fired else ""))
     r = reach(battle, unit, limit)
     need(dest in r, f"{unit.name} cannot reach square {dest} (up to {limit} squares, "
          "by the terrain rules)")
@@ -191,7 +197,7 @@ def may_charge(battle, unit) -> str:
     t = utype(unit)
     if t not in ("infantry", "cavalry"):
         return "only formed infantry and cavalry charge"
-    if unit.moved or spent(unit) or mark(unit, "engaged"):
+    if unit.moved or retiring(unit) or mark(unit, "engaged"):
         return f"{unit.name} has moved, is retiring or is in close combat"
     if weakened(battle, unit):
         return f"{unit.name} has lost over half its Combat Value: no offensive action"

@@ -61,6 +61,10 @@ OPTIONS = (
     Option("officer_effect", "halt", "An Officer face against a unit with no General "
            "present: it may not move in its next turn (loss of command), or nothing.",
            ("halt", "none")),
+    Option("flags_add", "turn", "Flags a unit suffers in one turn add up, from every "
+           "battery and volley alike (turn), or each throw is judged alone (throw; in the "
+           "simultaneous artillery fire the worst battery's throw counts).",
+           ("turn", "throw")),
     Option("skirmishing", True, "The optional skirmishing rules: skirmish screens, "
            "skirmish duels, driven-in screens."),
     Option("ammunition", 0, "The optional ammunition limit: turns of fire before a unit "

@@ -6,7 +6,7 @@ first); an Officer costs a unit its command, or puts a General in the square at 
 """
 from __future__ import annotations
 
-from ...events import HitsTaken, LeaderFell, UnitEliminated, declare_event
+from ...events import HitsTaken, UnitEliminated, declare_event
 from ...model.forces import mark
 from .board import (ORTHO, box, centre, generals_with, kinds, occupants, on_table, quality,
                     spent)
@@ -39,26 +39,45 @@ def rout(battle, uid: str, events: list, why: str) -> None:
 
 
 def step_back(battle, uid: str, away_from, events: list, how: str = "retires") -> bool:
-    """One square directly away from a square (or toward home); False if it cannot."""
+    """One square directly away from the enemy's square (the step whose direction is
+    nearest the line from the enemy through the unit; a tie between two goes toward the
+    side's home edge, then farther from the enemy); False if it cannot."""
     u = battle.units[uid]
     here = box(battle, u)
     occ = occupants(battle)
+    vx, vy = here[0] - away_from[0], here[1] - away_from[1]
+    if (vx, vy) == (0, 0):
+        vx, vy = _home_step(battle, u)
+    hx, hy = _home_step(battle, u)
     options = []
     for dx, dy in ORTHO:
         sq = (here[0] + dx, here[1] + dy)
         if not on_table(battle, sq) or sq in occ or "lake" in kinds(battle, sq):
             continue
+        along = dx * vx + dy * vy
+        if along < 0:
+            continue                              # never toward the enemy
         gain = abs(sq[0] - away_from[0]) + abs(sq[1] - away_from[1])
-        options.append((-gain, sq))
+        options.append((-along, -(dx * hx + dy * hy), -gain, sq))
     if not options:
         return False
-    sq = min(options)[1]
+    sq = min(options)[3]
     x, y = centre(battle, sq)
     for l in generals_with(battle, u):
         battle.update_leader(l.id, x=x, y=y)
     battle.update_unit(uid, x=x, y=y, fell_back=True)
     events.append(Effect(u.name, f"{how} to square {sq}"))
     return True
+
+
+def _home_step(battle, unit) -> tuple[int, int]:
+    edge = getattr(battle.sides.get(unit.side), "home_edge", "")
+    return {"north": (0, -1), "south": (0, 1), "west": (-1, 0), "east": (1, 0)}.get(edge, (0, 0))
+
+
+def _level(n: int, q: int) -> int:
+    """0 no Flag, 1 one Flag (a die less), 2 halts, 3 halts and retires, 4 routs."""
+    return 4 if n > q else 3 if n == q else 2 if n > 1 else n
 
 
 def suffer(battle, uid: str, hits: int, flags: int, officers: int, dice, events: list,
@@ -71,9 +90,13 @@ def suffer(battle, uid: str, hits: int, flags: int, officers: int, dice, events:
         rout(battle, uid, events, "hit again when spent: routs from the field")
         return "routs"
     generals = generals_with(battle, u)
-    if generals and flags:
+    turn = battle.state.turn
+    per_turn = battle.option("flags_add") != "throw"
+    if generals and flags and not (per_turn and mark(u, "steadied") == turn):
         flags -= 1
+        battle.mark_unit(uid, steadied=turn)
         events.append(Effect(u.name, f"{generals[0].name} steadies it: the first Flag ignored"))
+    u = battle.units[uid]
     if hits:
         left = max(u.hits - hits, 0)
         u = battle.update_unit(uid, hits=left)
@@ -90,21 +113,27 @@ def suffer(battle, uid: str, hits: int, flags: int, officers: int, dice, events:
             events.append(Effect(u.name, "an Officer falls: it may not move next turn"))
     outcome = ""
     q = quality(u)
-    turn = battle.state.turn
     if flags:
         battle.mark_unit(uid, flagged=turn)
-    if flags > q:
-        rout(battle, uid, events, f"{flags} Flags against quality {q}: routs")
+    seen = mark(u, "flags_turn")                 # Flags suffered this turn so far
+    before = seen[1] if per_turn and seen and seen[0] == turn else 0
+    total = before + flags
+    if per_turn and flags:
+        battle.mark_unit(uid, flags_turn=(turn, total))
+    if _level(total, q) <= _level(before, q):
+        return outcome
+    if total > q:
+        rout(battle, uid, events, f"{total} Flags against quality {q}: routs")
         return "routs"
-    if flags == q:                   # halts, then begins to retire until a General rallies it
+    if total == q:                   # halts, then begins to retire until a General rallies it
         battle.mark_unit(uid, halted=turn, minus=turn, retiring=True)
         step_back(battle, uid, enemy_square, events, "halts and retires")
         outcome = "retires"
-    elif flags > 1:
+    elif total > 1:
         battle.mark_unit(uid, halted=turn, minus=turn)
-        events.append(Effect(u.name, f"{flags} Flags: halts, a die less this turn"))
+        events.append(Effect(u.name, f"{total} Flags: halts, a die less this turn"))
         outcome = "halts"
-    elif flags == 1:
+    elif total == 1:
         battle.mark_unit(uid, minus=turn)
         events.append(Effect(u.name, "a Flag: a die less this turn"))
         outcome = "shaken"
@@ -115,7 +144,7 @@ def _general_at_risk(battle, leader, dice, events) -> None:
     face = dice.d6(f"Officer face: {leader.name} at risk")
     if face == 1:
         battle.update_leader(leader.id, eliminated=True, hits=0)
-        events.append(LeaderFell(f"{leader.name} (killed)"))
+        events.append(GeneralHit(leader.name, "killed"))   # no other penalty in the text
     elif face == 2:
         battle.update_leader(leader.id, hits=1)
         events.append(GeneralHit(leader.name, "wounded: he throws a die each turn, leaving "
