@@ -79,23 +79,6 @@ def _balance_text(s: dict) -> str:
     return "\n".join(out)
 
 
-def _import_oob(args) -> int:
-    from .oob_text import read_oob, to_scenario
-    oob = read_oob(args.file)
-    if args.out:
-        import tomli_w
-        from .scenario_io import battle_from_dict, write_text_atomic
-        data = to_scenario(oob)
-        battle_from_dict(data, args.out)           # refuse to write what would not load
-        write_text_atomic(args.out, tomli_w.dumps(data))
-    if args.json or not args.out:
-        print(json.dumps(oob.to_json(), indent=2, ensure_ascii=False))
-    if args.out:
-        print(f"wrote {args.out}: {oob.total_units} units in "
-              f"{sum(len(a.commands) for a in oob.armies)} commands", file=sys.stderr)
-    return 0
-
-
 def _rules(args) -> int:
     from .rules import get_ruleset, ruleset_ids
     data = []
@@ -152,11 +135,8 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--json", action="store_true")
     rp.add_argument("--html", metavar="OUT.html", help="write a printable report instead")
     rp.set_defaults(run=_report)
-    o = sub.add_parser("import-oob", help="read a plain-text order of battle")
-    o.add_argument("file")
-    o.add_argument("-o", "--out", help="write a playable scenario (TOML)")
-    o.add_argument("--json", action="store_true")
-    o.set_defaults(run=_import_oob)
+    from .oob.cli import register as register_oob
+    register_oob(sub)
     r = sub.add_parser("rules", help="list the rulesets and their unit profiles")
     r.add_argument("--json", action="store_true")
     r.set_defaults(run=_rules)

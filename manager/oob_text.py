@@ -38,7 +38,30 @@ UNIT_TYPES = {
     "heavy battery": ("heavy_artillery", False),
 }
 
-UNIT_LINE = re.compile(r"^(\d+)\s+(more\s+)?([A-Za-z][A-Za-z .'-]*?)\s*(\((.*)\))?\s*$")
+_TYPE_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ .'-")
+MAX_UNITS = 2_000          # units in one line: more is a typo, not an order of battle
+
+
+def unit_line(line: str):
+    """(count, more, type, remark) of 'N [more] Type [(remark)]', or None.
+
+    Split by hand, not by a pattern: a backtracking pattern took seconds on a line of
+    spaces; this is linear in the line's length whatever it holds."""
+    parts = line.split(None, 1)
+    if len(parts) < 2 or not parts[0].isdigit():
+        return None
+    count, rest = parts[0], parts[1].strip()
+    more = ""
+    low = rest[:5].lower()
+    if low == "more " or rest.lower() == "more":
+        more, rest = rest[:4], rest[5:].strip()
+    remark = ""
+    if rest.endswith(")") and "(" in rest:
+        i = rest.index("(")
+        rest, remark = rest[:i].strip(), rest[i + 1:-1]
+    if not rest or not rest[0].isalpha() or not set(rest) <= _TYPE_CHARS:
+        return None
+    return count, more, rest, remark
 SCALE_LINE = re.compile(r"\bunits?\s*=", re.IGNORECASE)
 
 
@@ -95,6 +118,7 @@ class Oob:
     title: str
     scale: str
     armies: list[OobArmy]
+    path: str = ""
 
     @property
     def total_units(self) -> int:
@@ -174,13 +198,13 @@ def parse_oob(text: str, path="<text>") -> Oob:
             elif armies:
                 pass    # a remark on an army: kept by nobody, harmless
         else:
-            m = UNIT_LINE.match(l)
+            m = unit_line(l)
             if not m:
                 raise OobError(path, f"line {n}", f"cannot read {l!r}; expected 'N Unit Type', "
                                "e.g. '3 Light Cavalry' or '2 more Foot Artillery (remark)'")
             if command is None:
                 raise OobError(path, f"line {n}", f"units {l!r} come before any command line")
-            count, more, typ, _, remark = m.groups()
+            count, more, typ, remark = m
             if more and not adding:
                 raise OobError(path, f"line {n}", f"'{count} more ...' needs a 'plus' line before it")
             found = unit_type(typ)
@@ -190,6 +214,9 @@ def parse_oob(text: str, path="<text>") -> Oob:
                                f"one of: {', '.join(known)} (singular or plural)")
             if int(count) <= 0:
                 raise OobError(path, f"line {n}", f"a unit count must be at least 1, got {count}")
+            if int(count) > MAX_UNITS:
+                raise OobError(path, f"line {n}", f"{int(count):,} units in one line is more "
+                               f"than any order of battle holds (at most {MAX_UNITS:,})")
             command.units.append(OobUnits(int(count), found[0], found[1], typ.strip(),
                                           (remark or "").strip(), n))
     if not armies:
@@ -197,7 +224,7 @@ def parse_oob(text: str, path="<text>") -> Oob:
     for a in armies:
         if not a.commands:
             raise OobError(path, f"line {a.line}", f"army {a.name!r} has no commands")
-    return Oob(title, scale, armies)
+    return Oob(title, scale, armies, str(path))
 
 
 def read_oob(path) -> Oob:
@@ -213,19 +240,19 @@ def _slug(text: str) -> str:
 def to_scenario(oob: Oob, ruleset: str = "morschauser", box: float = 3.0) -> dict:
     """A playable scenario: the two armies face each other, each command a block."""
     if len(oob.armies) != 2:
-        raise OobError(oob.title, "", f"a scenario needs two armies, the listing has "
-                       f"{len(oob.armies)}")
+        where = "; ".join(f"{a.name!r} at line {a.line}" for a in oob.armies)
+        raise OobError(oob.path or oob.title, "", f"a scenario needs two armies, the listing "
+                       f"has {len(oob.armies)}: {where}")
     depth = 3
     need_rows = [sum(-(-c.total // depth) + 1 for c in a.commands) + 1 for a in oob.armies]
     rows = max(24, max(need_rows) + 2)
     cols = 36
-    used: set[str] = set()
+    next_n: dict[str, int] = {}
 
-    def uid(text):
-        base, n = _slug(text), 1
-        while f"{base}-{n}" in used:
-            n += 1
-        used.add(f"{base}-{n}")
+    def uid(text):                  # a counter per slug: linear, however many share it
+        base = _slug(text)
+        n = next_n.get(base, 1)
+        next_n[base] = n + 1
         return f"{base}-{n}"
 
     sides = []

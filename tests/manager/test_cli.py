@@ -46,7 +46,7 @@ def test_import_oob_json_and_scenario(tmp_path):
 
 def test_import_oob_error_writes_nothing(tmp_path):
     src = tmp_path / "bad.txt"
-    src.write_text("T\nA - X\nC, Y\n3 Dragoons\n")
+    src.write_text("T\nA - X\nC, Y\n3 Blorps\n")
     out = tmp_path / "never.toml"
     r = run("import-oob", str(src), "-o", str(out))
     assert r.returncode == 2 and "line 4" in r.stderr and not out.exists()
