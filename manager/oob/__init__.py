@@ -140,15 +140,26 @@ def _commands_of(army: Formation, level: str, elements_out: list) -> list[Comman
             cmds.append(Command(child.name, child.leader, child.file, child.line,
                                 child.leader_doubtful, list(child.walk_elements()), [],
                                 [child.name]))
-    names: dict[str, int] = {}
     for c in cmds:
-        key = lx.fold(c.name)
-        names[key] = names.get(key, 0) + 1
-        if names[key] > 1:
-            c.name = f"{c.name} ({c.formations[0]})" if len(c.formations) > 1 else \
-                f"{c.name} {names[key]}"
         elements_out.extend(c.elements)
     return cmds
+
+
+def _unique_names(cmds: list[Command]) -> None:
+    """Command names unique within the army (the report is keyed by them)."""
+    taken: set[str] = set()
+    next_k: dict[str, int] = {}             # per name: linear however many share it
+    for c in cmds:
+        name = c.name
+        if lx.fold(name) in taken and len(c.formations) > 1:
+            name = f"{c.name} ({c.formations[0]})"
+        k = next_k.get(lx.fold(c.name), 2)
+        while lx.fold(name) in taken:
+            name = f"{c.name} {k}"
+            k += 1
+        next_k[lx.fold(c.name)] = k
+        c.name = name
+        taken.add(lx.fold(name))
 
 
 def import_texts(texts, scale=None, command_level: str = "corps", armies: dict | None = None
@@ -176,7 +187,7 @@ def import_texts(texts, scale=None, command_level: str = "corps", armies: dict |
                 if not flagged and not nation:
                     lst.notes.append((lst.file, root.line, f"no army heading, nation or --army "
                                       f"for {root.name!r}: put in the army {name!r}"))
-            key = lx.fold(name) if flagged or not nation else nation
+            key = lx.fold(name)
             army = by_key.get(key)
             if army is None:
                 army = by_key[key] = Army(name, leader, nation, lst.file, root.line)
@@ -189,6 +200,8 @@ def import_texts(texts, scale=None, command_level: str = "corps", armies: dict |
     all_elements: list = []
     for army, root in roots:
         army.commands.extend(_commands_of(root, command_level, all_elements))
+    for army in order:
+        _unique_names(army.commands)
     result.scale = scale = scale.resolved(all_elements)
     raw_problems = []
     for army in order:
