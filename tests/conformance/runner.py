@@ -338,6 +338,10 @@ class Runner:
                 return ga.Rally(s.get("leader") or "", s["unit"])
             if verb == "move_leader":
                 return ga.MoveLeader(s["leader"], self._where(s["to"], "move_leader"))
+            if verb == "reroll":                     # a general's chosen re-roll (d3)
+                from manager.actions import action_from_dict
+                return action_from_dict({"action": "RerollActivation", "leader": s["leader"],
+                                         "unit": s["unit"]})
             if verb == "activate":                    # activation alone: a move in place
                 u = self._unit(s["unit"], i)
                 return ga.MoveUnit(u.id, u.pos, u.facing)

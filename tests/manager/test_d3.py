@@ -48,10 +48,10 @@ def test_the_activation_test_two_times_d6_must_beat_the_hits(taken, face, passes
             s.check(ga.MoveUnit("b", (20, 19), 0))
 
 
-def test_a_general_within_twelve_inches_re_rolls_one_failed_test_a_turn():
+def test_auto_reroll_option_spends_the_general_on_the_first_failure():
     units = [piece("b", "blue", "line_infantry", (20, 20), hits=3),
              piece("b2", "blue", "line_infantry", (28, 20), hits=3)]
-    b = table(units, leaders={"b1": {"pos": [24, 26]}})
+    b = table(units, leaders={"b1": {"pos": [24, 26]}}, options={"general_reroll": "auto"})
     s, src = session_at(b, "move")
     src.push(2, 5)                               # 4 against 6: fails; the re-roll 10 passes
     s.execute(ga.MoveUnit("b", (20, 16), 0))
@@ -59,6 +59,37 @@ def test_a_general_within_twelve_inches_re_rolls_one_failed_test_a_turn():
     src.push(2)                                  # the re-roll is spent: b2 stays
     s.execute(ga.MoveUnit("b2", (28, 16), 0))
     assert s.battle.units["b2"].y == 20 and s.battle.units["b2"].disordered
+
+
+def test_the_player_chooses_which_failed_test_the_general_re_rolls():
+    from manager.rules.d3.reroll import RerollActivation
+    units = [piece("b", "blue", "line_infantry", (20, 20), hits=3),
+             piece("b2", "blue", "line_infantry", (28, 20), hits=3)]
+    b = table(units, leaders={"b1": {"pos": [24, 26]}})
+    s, src = session_at(b, "move")
+    src.push(2)                                  # b fails; the player keeps the re-roll
+    s.execute(ga.MoveUnit("b", (20, 16), 0))
+    assert s.battle.units["b"].y == 20 and not s.battle.leaders["b1-ldr"].rallied
+    src.push(2)                                  # b2 fails too: this one is re-rolled
+    s.execute(ga.MoveUnit("b2", (28, 16), 0))
+    assert not s.is_legal(RerollActivation("b1-ldr", "b")), "only the test just failed"
+    src.push(5)
+    s.execute(RerollActivation("b1-ldr", "b2"))
+    u = s.battle.units["b2"]
+    assert u.y == 16 and not u.disordered and s.battle.leaders["b1-ldr"].rallied
+    assert s.battle.units["b"].disordered
+
+
+def test_an_unused_re_roll_lapses_at_the_next_action():
+    from manager.rules.d3.reroll import RerollActivation
+    units = [piece("b", "blue", "line_infantry", (20, 20), hits=3),
+             piece("b2", "blue", "line_infantry", (28, 20), hits=3)]
+    b = table(units, leaders={"b1": {"pos": [24, 26]}})
+    s, src = session_at(b, "move")
+    src.push(2, 6)
+    s.execute(ga.MoveUnit("b", (20, 16), 0))
+    s.execute(ga.MoveUnit("b2", (28, 16), 0))
+    assert not s.is_legal(RerollActivation("b1-ldr", "b"))
 
 
 def test_event_cards_confusion_takes_three_from_move_activations():

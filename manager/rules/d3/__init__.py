@@ -9,7 +9,7 @@ from ... import game_actions as ga
 from .. import register_ruleset
 from ..base import Ruleset
 from ..common import TableRuleset
-from . import combat, flow, moves
+from . import combat, flow, moves, reroll
 from .tables import FORMATIONS, MOVE, OPTIONS, PHASES, PROFILES, TRAITS
 
 
@@ -33,6 +33,15 @@ class D3(TableRuleset, Ruleset):
         self.plays(ga.Fire, combat.check_fire, combat.resolve_fire, combat.fire_odds)
         self.plays(ga.ResolveMelee, combat.check_resolve_melee, combat.resolve_melee,
                    combat.resolve_melee_odds)
+        self.plays(reroll.RerollActivation, reroll.check_reroll, reroll.resolve_reroll)
+
+    def resolve(self, battle, action, dice) -> list:
+        """A failed test's re-roll is offered until the next action, then it lapses."""
+        before = dict(battle.state.marks).get("reroll_due")
+        events = super().resolve(battle, action, dice)
+        if before is not None and dict(battle.state.marks).get("reroll_due") == before:
+            reroll.clear(battle)
+        return events
 
     def melees(self, battle):
         return combat.melees(battle)

@@ -73,7 +73,7 @@ def resolve_fire(battle, action, dice) -> list:
     unit, target = battle.units[action.unit], battle.units[action.target]
     events: list = []
     battle.update_unit(unit.id, fired=True)
-    if not activate(battle, unit, "shoot", dice, events):
+    if not activate(battle, unit, "shoot", dice, events, action):
         return events
     s = shot(battle, unit, target)
     if utype(unit) == "artillery" and battle.option("artillery_deploys") == "on_first_shot":
@@ -149,20 +149,29 @@ def _recoil(battle, a, d, events) -> None:
 
 
 # ---- exact odds -------------------------------------------------------------------------
-def _activation_line(battle, unit, what) -> tuple[Fraction, str]:
+def _activation_line(battle, unit, what, odds: Odds | None = None) -> tuple[Fraction, str]:
+    """The chance the test passes as the resolver plays it: with the general's re-roll
+    when it is spent at once (`auto`); when the player chooses (`choose`), the chance
+    with the re-roll is told as an outcome of its own."""
     general = reroller(battle, unit)
-    p = activation_chance(battle, unit, what, general is not None)
-    return p, (f" (with {general.name}'s re-roll)" if general is not None else "")
+    auto = general is not None and battle.option("general_reroll") == "auto"
+    p = activation_chance(battle, unit, what, auto)
+    if general is not None and not auto and odds is not None:
+        odds.outcomes[f"activates if {general.name} re-rolls a failure"] = \
+            activation_chance(battle, unit, what, True)
+    return p, (f" (with {general.name}'s re-roll)" if auto else "")
 
 
 def fire_odds(battle, action) -> Odds:
     unit, target = battle.units[action.unit], battle.units[action.target]
     s = shot(battle, unit, target)
-    p, note = _activation_line(battle, unit, "shoot")
+    extra = Odds("fire")
+    p, note = _activation_line(battle, unit, "shoot", extra)
     hits = Dist.die([max(f - s.minus, 0) for f in (1, 2, 3)])
     dist = Dist.mix([(1 - p, Dist.point(0)), (p, hits)])
     odds = Odds("fire", [OddsLine(f"{unit.name} on {target.name}", dist, target.name)])
     odds.outcomes[f"activates{note}"] = p
+    odds.outcomes.update(extra.outcomes)
     odds.outcomes[f"{target.name} destroyed"] = dist.p_at_least(target.hits)
     return odds
 
@@ -188,10 +197,12 @@ def charge_odds(battle, action) -> Odds:
     check_charge(battle, action)
     unit, target = battle.units[action.unit], battle.units[action.target]
     spot, way = charge_plan(battle, unit, target)
-    p, note = _activation_line(battle, unit, "move")
+    extra = Odds("charge")
+    p, note = _activation_line(battle, unit, "move", extra)
     moved = battle.copy()
     moved.update_unit(unit.id, x=spot[0], y=spot[1], facing=way)
     odds = melee_odds(moved, Melee(target.id, (unit.id,)), p)
     odds.kind = "charge"
     odds.outcomes[f"activates{note}"] = p
+    odds.outcomes.update(extra.outcomes)
     return odds

@@ -13,11 +13,36 @@ from ...model.forces import mark
 from ..common import OrdersCommander
 from .combat import charge_odds, fire_odds, melees
 from .tables import GENERAL_MOVE, MOVE, RANGE
-from .units import near, threatened_general, utype
+from .reroll import RerollActivation, pending
+from .units import near, reroller, threatened_general, utype
 
 class Commander(OrdersCommander):
     ruleset_id = "d3"
     steps = {"move": "_move", "shoot": "_shoot", "melee": "_melee"}
+
+    def next_action(self):
+        """A failed test is re-rolled when it is worth the general's one re-roll."""
+        b = self.battle
+        due = pending(b)
+        if due is not None and b.state.active == self.side:
+            act = self._reroll(due)
+            if act is not None:
+                return act
+        return super().next_action()
+
+    def _reroll(self, due):
+        """By value: a charge or a shot always; a move only with an enemy within 18
+        inches (a march far from the enemy can wait for a later turn)."""
+        b = self.battle
+        u = b.units[due["unit"]]
+        general = reroller(b, u)
+        if general is None:
+            return None
+        kind = due["action"]["action"]
+        if kind == "MoveUnit" and not near(b, u.pos, 18, b.enemy_of(self.side)):
+            return None
+        action = RerollActivation(general.id, u.id)
+        return action if self.legal(action) else None
 
     # ---- movement ------------------------------------------------------------------------
     def _move(self):

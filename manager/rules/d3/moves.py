@@ -48,7 +48,7 @@ def resolve_move_unit(battle, action, dice) -> list:
     unit = battle.units[action.unit]
     events: list = []
     battle.update_unit(unit.id, moved=2)
-    if not activate(battle, unit, "move", dice, events):
+    if not activate(battle, unit, "move", dice, events, action):
         return events
     x, y = float(action.to[0]), float(action.to[1])
     battle.update_unit(unit.id, x=x, y=y, facing=action.facing % 360)
@@ -95,7 +95,7 @@ def resolve_charge(battle, action, dice) -> list:
     unit, target = battle.units[action.unit], battle.units[action.target]
     events: list = []
     battle.update_unit(unit.id, moved=2)
-    if not activate(battle, unit, "move", dice, events):
+    if not activate(battle, unit, "move", dice, events, action):
         return events
     spot, way = charge_plan(battle, unit, target)
     battle.update_unit(unit.id, x=spot[0], y=spot[1], facing=way)

@@ -50,8 +50,15 @@ FORMATIONS = ("line",)
 OPTIONS = (
     Option("frontage_scale", 1.0, "Multiply every base's frontage and depth (0.7 fits "
            "units a 3-inch box apart, as on a gridded scenario)."),
-    Option("general_reroll", "auto", "A general within 12 inches re-rolls a failed "
-           "activation at once if his re-roll is unused, or never.", ("auto", "never")),
+    Option("general_reroll", "choose", "A general within 12 inches may re-roll one failed "
+           "activation a turn: the player chooses which (RerollActivation, straight after "
+           "the failure), or it is spent at once on the first failure, or never.",
+           ("choose", "auto", "never")),
+    Option("artillery_streams", "never", "Artillery cannot cross streams (the text), or "
+           "may cross at a bridge.", ("never", "at_bridges")),
+    Option("bridge_crossing", "full_move", "Crossing a river or stream takes a full move "
+           "even at a bridge (the text: 'It takes a full move to cross'), or a bridge is "
+           "crossed freely.", ("full_move", "free")),
     Option("artillery_deploys", "on_first_shot", "Artillery deploys (and may no longer "
            "move, only pivot) when it first shoots, or never deploys.",
            ("on_first_shot", "never")),
@@ -70,10 +77,11 @@ OPTIONS = (
 )
 
 PHASES = (
-    Phase("move", "Movement", frozenset({"MoveUnit", "MoveLeader", "Charge", "EndPhase"}),
+    Phase("move", "Movement", frozenset({"MoveUnit", "MoveLeader", "Charge",
+                                         "RerollActivation", "EndPhase"}),
           "Each unit that moves tests activation (2 x D6 greater than its hits); cavalry "
           "may charge."),
-    Phase("shoot", "Shooting", frozenset({"Fire", "EndPhase"}),
+    Phase("shoot", "Shooting", frozenset({"Fire", "RerollActivation", "EndPhase"}),
           "Units that did not move test activation and shoot."),
     Phase("melee", "Hand-to-hand", frozenset({"ResolveMelee", "EndPhase"}),
           "Each charge is resolved: D3+1 hits."),

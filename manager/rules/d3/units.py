@@ -66,9 +66,10 @@ def activation_chance(battle, unit, what: str, reroll: bool) -> tuple:
     return p + (1 - p) * p if reroll else p
 
 
-def reroller(battle, unit):
-    """The general who would re-roll a failed test for this unit, or None."""
-    if battle.option("general_reroll") != "auto":
+def reroller(battle, unit, mode: str | None = None):
+    """The general who could re-roll a failed test for this unit (his re-roll unused,
+    within 12 inches), or None; none at all when re-rolls are off."""
+    if (mode or battle.option("general_reroll")) == "never":
         return None
     for l in sorted(battle.live_leaders(unit.side), key=lambda l: l.id):
         if not l.rallied and distance(l.pos, unit.pos) <= GENERAL_REROLL_REACH:
@@ -76,27 +77,42 @@ def reroller(battle, unit):
     return None
 
 
-def activate(battle, unit, what: str, dice, events: list) -> bool:
-    """2 x D6 (+ any event card) must beat the hits taken; a general may re-roll once a
-    turn. A failure leaves the unit inactive and disordered for the rest of the turn."""
+def _passes(battle, unit, face: int, mod: int) -> bool:
+    return 2 * face + mod > taken(unit)
+
+
+def activate(battle, unit, what: str, dice, events: list, action=None) -> bool:
+    """2 x D6 (+ any event card) must beat the hits taken. A failure leaves the unit
+    inactive and disordered for the rest of the turn, unless a general re-rolls it: at
+    once (`general_reroll = auto`), or when the player chooses (`choose`: the failed
+    action is kept so RerollActivation can carry it out on a pass)."""
+    if mark(unit, "rerolled") == battle.state.turn:       # a re-roll passed: go ahead
+        battle.mark_unit(unit.id, rerolled=None)
+        return True
     mod = event_modifier(battle, what)
     need = taken(unit)
     face = dice.d6(f"activation to {what}: {unit.name}")
     detail = f"2 x {face}{f' {mod:+d}' if mod else ''} = {2 * face + mod} against {need} hits"
-    ok = 2 * face + mod > need
-    if not ok:
+    ok = _passes(battle, unit, face, mod)
+    mode = battle.option("general_reroll")
+    if not ok and mode == "auto":
         general = reroller(battle, unit)
         if general is not None:
             battle.update_leader(general.id, rallied=True)
             face = dice.d6(f"re-roll by {general.name}: {unit.name}")
             detail += f"; {general.name} re-rolls: 2 x {face}{f' {mod:+d}' if mod else ''}" \
                       f" = {2 * face + mod}"
-            ok = 2 * face + mod > need
+            ok = _passes(battle, unit, face, mod)
     events.append(Activation(unit.name, what, detail, "activated" if ok else
                              "inactive and disordered this turn"))
     if not ok:
         battle.update_unit(unit.id, disordered=True)
         battle.mark_unit(unit.id, inactive=battle.state.turn)
+        if mode == "choose" and action is not None and reroller(battle, unit) is not None:
+            import json
+            from ...model.forces import with_marks
+            due = json.dumps({"unit": unit.id, "what": what, "action": action.to_dict()})
+            battle.set_state(marks=with_marks(battle.state.marks, reroll_due=due))
     return ok
 
 
@@ -139,8 +155,9 @@ def ground_refusal(battle, unit, start: Footprint, end: Footprint, ignore=(),
 
 
 def _water(battle, unit, start, end) -> str:
-    """Rivers only at a bridge or ford, streams not for guns; either takes a full move:
-    the crossing move ends on the far bank."""
+    """Rivers only at a bridge or ford, streams not for guns (option `artillery_streams`:
+    or at a bridge); either takes a full move, bridges too (option `bridge_crossing`):
+    the crossing move starts at the bank and ends on the far bank."""
     if distance(start.centre, end.centre) < 1e-9:
         return ""
     t = table_terrain(battle.battlefield)
@@ -148,9 +165,11 @@ def _water(battle, unit, start, end) -> str:
     for f, p in t.crossings(path, ("river", "stream")):
         if f.kind == "river" and not t.crossing_at(p):
             return f"{f.name or 'the river'} is crossed only at a bridge or ford"
-        if f.kind == "stream" and utype(unit) == "artillery" and t.crossing_at(p) != "bridge":
+        at_bridge = t.crossing_at(p) == "bridge"
+        if f.kind == "stream" and utype(unit) == "artillery" and not (
+                at_bridge and battle.option("artillery_streams") == "at_bridges"):
             return "artillery cannot cross a stream"
-        if t.crossing_at(p) == "bridge":
+        if at_bridge and battle.option("bridge_crossing") == "free":
             continue
         if distance(start.centre, (p.x, p.y)) > end.depth / 2 + CROSSING_LANDING or \
                 distance((p.x, p.y), end.centre) > end.depth / 2 + CROSSING_LANDING:
