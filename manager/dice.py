@@ -130,7 +130,7 @@ class ReplaySource:
             raise DiceError(f"replay out of step at roll {request.seq}: the log has "
                             f"{roll.expression} for {roll.purpose!r}, the rules asked "
                             f"{request.expression} for {request.purpose!r}")
-        return roll.faces
+        return check_faces(request, roll.faces)      # a stored face out of range is refused
 
     def exhausted(self) -> bool:
         return self.index == len(self.rolls)

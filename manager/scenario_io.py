@@ -6,6 +6,7 @@ or `pos = [x, y]` inches; the format is documented in docs/scenario-format.md.
 """
 from __future__ import annotations
 
+import math
 import tomllib
 from pathlib import Path
 from types import MappingProxyType
@@ -22,6 +23,7 @@ from .placement import placement_problem
 from .rules import get_ruleset, ruleset_ids
 
 EDGES = ("north", "south", "east", "west")
+ORDER_KINDS = ("attack", "hold", "reserve")
 
 
 TYPE_WORDS = {dict: "a table", list: "a list", str: "text", int: "a whole number",
@@ -50,7 +52,9 @@ class _Reader:
             value = float(value)
         if isinstance(kind, type) and (not isinstance(value, kind) or
                                        (kind is int and isinstance(value, bool))):
-            self.fail(key, f"expected {TYPE_WORDS.get(kind, kind)}, got {value!r}")
+            self.fail(key, f"expected {TYPE_WORDS.get(kind, kind)}, got {_short(value)}")
+        if kind is float and not math.isfinite(value):
+            self.fail(key, f"expected a finite number, got {value!r}")
         if choices is not None and value not in choices:
             self.fail(key, f"expected one of {', '.join(map(str, choices))}, got {value!r}")
         return value
@@ -70,15 +74,44 @@ class _Reader:
 
     def point(self, key):
         value = self.get(key, list)
-        if len(value) != 2 or not all(isinstance(v, (int, float)) and not isinstance(v, bool)
-                                      for v in value):
-            self.fail(key, f"expected two numbers [x, y], got {value!r}")
+        if not is_point(value):
+            self.fail(key, f"expected two finite numbers [x, y], got {_short(value)}")
         return float(value[0]), float(value[1])
 
     def unknown(self, allowed):
         extra = set(self.data) - set(allowed)
         if extra:
             self.fail(sorted(extra)[0], f"unknown key; expected one of {', '.join(sorted(allowed))}")
+
+
+def is_point(p) -> bool:
+    """Two finite numbers (NaN or infinity would poison every distance and shape)."""
+    return (isinstance(p, list) and len(p) == 2 and all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in p))
+
+
+def _short(value) -> str:
+    """A value for a message: repr, cut short (a pasted megabyte is not a message)."""
+    try:
+        text = repr(value)
+    except RecursionError:
+        return "a value nested too deeply"
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def read_orders_table(r: "_Reader") -> dict:
+    """A command's standing orders for the automatic commander, checked here so a scenario
+    that `check`s fine never fails in `simulate`."""
+    if "orders" not in r.data:
+        return {}
+    o = r.table("orders")
+    o.unknown({"kind", "objective", "release_turn", "facing"})
+    o.get("kind", str, "attack", ORDER_KINDS)
+    if "objective" in o.data:
+        o.point("objective")
+    for key in ("release_turn", "facing"):
+        o.get(key, int, None)
+    return dict(o.data)              # as written (whole box numbers stay whole)
 
 
 def read_text(path: Path, error=ScenarioError) -> str:
@@ -99,6 +132,9 @@ def load_scenario(path, ruleset: str | None = None) -> Battle:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(path, "", f"not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ScenarioError(path, "", "not a scenario: arrays or tables nested too deeply "
+                                      "to read") from None
     return battle_from_dict(data, path, ruleset)
 
 
@@ -141,9 +177,8 @@ def battle_from_dict(data: dict, path="<scenario>", ruleset_id: str | None = Non
         need_pts = {"area": 3, "line": 2, "point": 1}[shape_of(kind)]
         points = []
         for j, p in enumerate(pts):
-            if (not isinstance(p, list) or len(p) != 2 or not all(
-                    isinstance(v, (int, float)) and not isinstance(v, bool) for v in p)):
-                t.fail(f"points[{j}]", f"expected [x, y] in inches, got {p!r}")
+            if not is_point(p):
+                t.fail(f"points[{j}]", f"expected [x, y] in finite inches, got {_short(p)}")
             points.append((float(p[0]), float(p[1])))
         if len(points) < need_pts:
             t.fail("points", f"a {kind} needs at least {need_pts} point(s), got {len(points)}")
@@ -220,7 +255,7 @@ def battle_from_dict(data: dict, path="<scenario>", ruleset_id: str | None = Non
             leader = optional_leader(c, "leader", sid)
             cnation = c.get("nation", str, nation)
             commands[cid] = Command(cid, c.get("name", str), sid, cnation,
-                                    dict(c.get("orders", dict, {})), c.get("note", str, ""))
+                                    read_orders_table(c), c.get("note", str, ""))
             graph.add_node(command_node(cid), kind="command", ref=cid, leader=leader)
             graph.add_edge(army_node(sid), command_node(cid))
             for u in c.tables("units"):

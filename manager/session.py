@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from . import editor_actions, game_actions  # noqa: F401  (every action in the registry)
 from .actions import Action, action_from_dict
 from .dice import Dice, DiceRoll, ReplaySource, SeededSource
-from .errors import DiceError, IllegalAction
+from .errors import BerthierError, DiceError, IllegalAction
 from .events import EventBus
 from .rules import get_ruleset
 
@@ -160,10 +160,16 @@ class Session:
         session = cls(scenario_battle, source)
         for entry in log:
             feed = ReplaySource(entry.rolls)
-            session.check(entry.action)
-            replayed = session._apply(entry.action, feed)
+            try:
+                session.check(entry.action)
+                replayed = session._apply(entry.action, feed)
+            except BerthierError as exc:
+                exc.entry = entry.index           # so a file's refusal can name the entry
+                raise
             if not feed.exhausted():
-                raise DiceError(f"log entry {entry.index} recorded more rolls than its replay used")
+                exc = DiceError(f"log entry {entry.index} recorded more rolls than its replay used")
+                exc.entry = entry.index
+                raise exc
             session.entries.append(replayed)
             session._maybe_snapshot()
         return session

@@ -16,6 +16,7 @@ from ..store.scenario_rows import (add_traits_column, battle_from_rows, create_t
                                    write_scenario)
 
 TOTALS = {"losses": "loss", "returns": "return", "replacements": "replacement"}
+LEDGER_KINDS = ("join", "loss", "return", "replacement")
 
 
 @dataclass(frozen=True)
@@ -99,14 +100,20 @@ class Campaign:
 
     @classmethod
     def open(cls, path) -> "Campaign":
-        """Open to book battles and replacements: one writer at a time (a lock)."""
-        opened = sqlite_file.open_file(path, CAMPAIGN_SCHEMA)
+        """Open to book battles and replacements: one writer at a time (a lock). The whole
+        file is checked on a copy first; a refused file is left as it was."""
+        opened = sqlite_file.open_file(path, CAMPAIGN_SCHEMA, accept=lambda db: check_rows(db, path))
         return cls(opened.db, path, opened.lock)
 
     @classmethod
     def view(cls, path) -> "Campaign":
         """Open to read only (show, reports): an in-memory copy; the file is not touched."""
         db, _ = sqlite_file.read_copy(path, CAMPAIGN_SCHEMA)
+        try:
+            check_rows(db, path)
+        except BaseException:
+            db.close()
+            raise
         return cls(db, path, read_only=True)
 
     def close(self) -> None:
@@ -214,3 +221,69 @@ class Campaign:
             for k in range(min(r["battle"], stages), stages + 1):
                 series[k] += delta
         return out
+
+
+def _int(v) -> bool:
+    return type(v) is int
+
+
+def check_rows(db, path) -> None:
+    """Every value the campaign code relies on, checked once when the file is opened, so an
+    edited file is refused naming the table, the row and what was expected."""
+    path = Path(path)
+    from ..store.scenario_rows import read_rows
+
+    def bad(where, problem):
+        raise StoreError(f"{path}: {where}: {problem}")
+
+    meta = {r["key"]: r["value"] for r in read_rows(db, path, "meta", "rowid")}
+    for key in ("id", "name", "ruleset", "options"):
+        if not isinstance(meta.get(key), str):
+            bad(f"meta.{key}", "missing; expected text")
+    for key in ("seed", "dice_seq"):
+        try:
+            int(meta.get(key))
+        except (TypeError, ValueError):
+            bad(f"meta.{key}", f"expected a whole number, got {meta.get(key)!r}")
+    try:
+        options = json.loads(meta["options"])
+        CampaignOptions(**options)
+    except (ValueError, TypeError, RecursionError) as exc:
+        bad("meta.options", f"expected the campaign's options as JSON "
+                            f"(returns_fraction, eliminated, fallen_leaders): {exc}")
+    battle_from_rows(db, path)                  # the founding scenario, checked like a file
+    sides = {r["id"] for r in read_rows(db, path, "sides", "ord")}
+    units = read_rows(db, path, "roster_units", "rowid")
+    for u in units:
+        where = f"roster_units row {u['id']!r}"
+        if u["side"] not in sides:
+            bad(where, f"side {u['side']!r} is not one of the campaign's sides")
+        if not _int(u["max"]) or u["max"] < 1:
+            bad(where, f"max: expected a whole number from 1, got {u['max']!r}")
+        if u["status"] not in ("active", "destroyed"):
+            bad(where, f"status: expected active or destroyed, got {u['status']!r}")
+        if not isinstance(u["name"], str):
+            bad(where, f"name: expected text, got {u['name']!r}")
+    for r in read_rows(db, path, "roster_leaders", "rowid"):
+        where = f"roster_leaders row {r['id']!r}"
+        if r["side"] not in sides:
+            bad(where, f"side {r['side']!r} is not one of the campaign's sides")
+        if not _int(r["quality"]) or not 0 <= r["quality"] <= 6:
+            bad(where, f"quality: expected 0 to 6, got {r['quality']!r}")
+        if r["status"] not in ("fit", "wounded"):
+            bad(where, f"status: expected fit or wounded, got {r['status']!r}")
+    ids = {u["id"] for u in units}
+    battles = read_rows(db, path, "battles", "no")
+    for b in battles:
+        if not _int(b["no"]) or b["no"] < 1:
+            bad(f"battles row {b['no']!r}", "no: expected a battle number from 1")
+    for r in read_rows(db, path, "ledger", "id"):
+        where = f"ledger row {r['id']}"
+        if r["unit"] not in ids:
+            bad(where, f"unit {r['unit']!r} is not on the roster")
+        if r["kind"] not in LEDGER_KINDS:
+            bad(where, f"kind: expected one of {', '.join(LEDGER_KINDS)}, got {r['kind']!r}")
+        if not _int(r["points"]) or r["points"] < 0:
+            bad(where, f"points: expected a whole number from 0, got {r['points']!r}")
+        if not _int(r["battle"]) or r["battle"] < 0:
+            bad(where, f"battle: expected a battle number from 0, got {r['battle']!r}")

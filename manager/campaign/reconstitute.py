@@ -46,6 +46,30 @@ def battle_for(campaign: Campaign, scenario_battle):
     return battle_from_dict(data, f"{campaign.path} + {scenario_battle.info.name}")
 
 
+def starting_strengths(campaign: Campaign, start, file) -> dict[str, int]:
+    """Each unit's strength at the battle's start, from the campaign's own roster and
+    ledger (what `battle_for` mustered), not from the battle file: a file that disagrees
+    (edited, or from another muster) is refused, naming the unit."""
+    units, strength = campaign.units(), campaign.strength()
+    out = {}
+    for uid, u in start.units.items():
+        if uid not in units:                     # fresh troops the scenario brought
+            out[uid] = u.hits
+            continue
+        r = units[uid]
+        expected = min(strength[uid], r["max"])
+        if r["status"] == "destroyed" or expected <= 0:
+            raise StoreError(f"{file}: unit {uid} ({u.name}) is in the battle, but the campaign "
+                             f"has it destroyed; this battle file does not match the ledger")
+        if u.hits != expected:
+            raise StoreError(f"{file}: unit {uid} ({u.name}) starts the battle with {u.hits}, "
+                             f"but the campaign mustered it at {expected}; this battle file "
+                             f"does not match the ledger")
+    for uid in start.units:
+        out.setdefault(uid, min(strength[uid], units[uid]["max"]))
+    return out
+
+
 def close_battle(campaign: Campaign, session, battle_meta: dict, file: str = "",
                  force: bool = False, source=None) -> dict:
     """Book a battle into the campaign: one transaction, all or nothing."""
@@ -53,9 +77,14 @@ def close_battle(campaign: Campaign, session, battle_meta: dict, file: str = "",
     no = campaign.closed_count() + 1
     if battle_meta.get("campaign_id") != meta["id"]:
         raise StoreError(f"{file}: this battle was not fought in the campaign {meta['name']!r}")
-    if int(battle_meta.get("campaign_battle", 0)) != no:
-        raise StoreError(f"{file}: this is battle {battle_meta.get('campaign_battle')} of the "
-                         f"campaign; the next to close is battle {no}")
+    try:
+        number = int(battle_meta.get("campaign_battle", 0))
+    except (TypeError, ValueError):
+        raise StoreError(f"{file}: meta.campaign_battle: expected the battle's number in the "
+                         f"campaign, got {battle_meta.get('campaign_battle')!r}") from None
+    if number != no:
+        raise StoreError(f"{file}: this is battle {number} of the campaign; the next to close "
+                         f"is battle {no}")
     end = session.battle
     if not end.state.over and not force:
         raise StoreError(f"{file}: the battle is not over (turn {end.state.turn}); finish it, "
@@ -63,6 +92,7 @@ def close_battle(campaign: Campaign, session, battle_meta: dict, file: str = "",
     start = session.initial_battle()
     opts = campaign.options
     units, leaders = campaign.units(), campaign.leaders()
+    begun = starting_strengths(campaign, start, file)
     seq = int(meta["dice_seq"])
     dice = Dice(source or SeededSource(int(meta["seed"])), seq)
     rows, events, status, joined = [], [], {}, []
@@ -73,7 +103,7 @@ def close_battle(campaign: Campaign, session, battle_meta: dict, file: str = "",
             rows.append((uid, "join", u.hits, f"joined at battle {no}"))
         after = end.units.get(uid)
         left = 0 if after is None or after.eliminated else after.hits
-        lost = u.hits - left
+        lost = begun[uid] - left
         if lost > 0:
             rows.append((uid, "loss", lost, "eliminated" if left == 0 else ""))
         elif lost < 0:                           # rallied above its strength at the start

@@ -15,10 +15,10 @@ from pathlib import Path
 from ..errors import BerthierError, StoreError
 from ..session import LogEntry, Session
 from . import sqlite_file
-from .battle_schema import BATTLE_SCHEMA
+from .battle_schema import BATTLE_SCHEMA, ENTRY_COLUMNS
 from .lock import WriteLock
 from .lock import holder as lock_holder
-from .scenario_rows import battle_from_rows, write_scenario
+from .scenario_rows import battle_from_rows, read_rows, write_scenario
 
 
 def entry_row(entry: LogEntry, state: str = "live") -> dict:
@@ -30,13 +30,44 @@ def entry_row(entry: LogEntry, state: str = "live") -> dict:
 
 
 def _entry(path, row) -> LogEntry:
+    where = f"{path}: log entry {row['position']} (entries row {row['id']})"
+    action, rolls = _json(where, "action", row["action"]), _json(where, "rolls", row["rolls"])
+    if not isinstance(rolls, list) or not all(isinstance(r, dict) for r in rolls):
+        raise StoreError(f"{where}: rolls: expected a list of recorded rolls, got "
+                         f"{str(row['rolls'])[:40]!r}")
     try:
-        return LogEntry.from_dict({"index": row["position"], "action": json.loads(row["action"]),
-                                   "rolls": json.loads(row["rolls"]), "turn": row["turn"] or 0,
+        return LogEntry.from_dict({"index": row["position"], "action": action, "rolls": rolls,
+                                   "turn": row["turn"] or 0,
                                    "phase": row["phase"] or "", "side": row["side"] or ""})
-    except (ValueError, KeyError, TypeError, BerthierError) as exc:
-        raise StoreError(f"{path}: log entry {row['position']} (row {row['id']}) cannot be "
-                         f"read: {exc}") from None
+    except (ValueError, KeyError, TypeError, AttributeError, BerthierError) as exc:
+        raise StoreError(f"{where} cannot be read: {exc}") from None
+
+
+def _json(where: str, column: str, text):
+    """A JSON column; refused (never a RecursionError) when it is not what we wrote."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise StoreError(f"{where}: {column}: nested too deeply to be Berthier's") from None
+    except (TypeError, ValueError):
+        raise StoreError(f"{where}: {column}: expected JSON text, got {str(text)[:40]!r}") from None
+
+
+def _entry_rows(db, path) -> list[dict]:
+    """Every row of the log, checked for the columns and types Berthier writes."""
+    missing = set(ENTRY_COLUMNS) - set(db["entries"].columns_dict)
+    if missing:
+        raise StoreError(f"{path}: table entries: column(s) {', '.join(sorted(missing))} "
+                         f"missing; expected {', '.join(ENTRY_COLUMNS)}")
+    rows = read_rows(db, path, "entries", "id")
+    for r in rows:
+        if type(r["position"]) is not int or r["position"] < 0:
+            raise StoreError(f"{path}: entries row {r['id']}: position: expected a whole "
+                             f"number from 0, got {r['position']!r}")
+        if r["state"] not in ("live", "undone", "dropped"):
+            raise StoreError(f"{path}: entries row {r['id']} (log entry {r['position']}): "
+                             f"state: expected live, undone or dropped, got {r['state']!r}")
+    return rows
 
 
 class BattleFile:
@@ -177,7 +208,7 @@ def create_battle(path, session: Session, replace: bool = False, **meta) -> Batt
 def read_session(db, path) -> tuple[Session, list[int]]:
     """Fold the stored log over the stored scenario; (session, entries that drifted)."""
     battle = battle_from_rows(db, path)
-    rows = list(db.query("SELECT * FROM entries ORDER BY id"))
+    rows = _entry_rows(db, path)
     live = sorted((r for r in rows if r["state"] == "live"), key=lambda r: r["position"])
     for n, r in enumerate(live):
         if r["position"] != n:
@@ -187,10 +218,13 @@ def read_session(db, path) -> tuple[Session, list[int]]:
     try:
         session = Session.replay(battle, entries)
     except BerthierError as exc:
-        raise StoreError(f"{path}: the log no longer replays ({exc}). The file is unchanged; "
+        at = getattr(exc, "entry", None)
+        where = f"log entry {at} ({live[at]['verb']})" if at is not None else "the log"
+        raise StoreError(f"{path}: {where} no longer replays: {exc}. The file is unchanged; "
                          f"it may need the Berthier version that wrote it") from None
     drift = [r["position"] for r, e in zip(live, session.entries)
-             if json.loads(r["events"] or "[]") != [ev.describe() for ev in e.events]]
+             if _json(f"{path}: log entry {r['position']}", "events", r["events"] or "[]")
+             != [ev.describe() for ev in e.events]]
     undone = sorted((r for r in rows if r["state"] == "undone"), key=lambda r: -r["position"])
     session.redo_stack = [_entry(path, r) for r in undone]
     session.taken_back = [_entry(path, r) for r in rows if r["state"] != "live"]

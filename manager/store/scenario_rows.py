@@ -97,18 +97,35 @@ def write_scenario(db, battle) -> None:
 
 def read_scenario(db, path) -> dict:
     """The scenario dict the rows describe; StoreError naming the row on anything odd."""
-    try:
-        info = {r["key"]: _json(path, f"scenario.{r['key']}", r["value"])
-                for r in db.query("SELECT key, value FROM scenario")}
-        rows = {name: list(db.query(f"SELECT * FROM [{name}] ORDER BY "
-                                    f"{'ord' if 'ord' in cols else 'rowid'}"))
-                for name, (cols, _) in TABLES.items() if name != "scenario"}
-    except sqlite3.Error as exc:    # a missing table or column in a damaged file
-        raise StoreError(f"{path}: the scenario tables cannot be read ({exc})") from None
+    for name, (cols, _) in TABLES.items():
+        have = db[name].columns_dict
+        missing = [c for c in cols if c not in have]
+        if missing:
+            raise StoreError(f"{path}: table {name}: column(s) {', '.join(missing)} missing; "
+                             f"expected {', '.join(cols)}")
+    info = {r["key"]: _json(path, f"scenario.{r['key']}", r["value"])
+            for r in read_rows(db, path, "scenario", "rowid")}
+    rows = {name: read_rows(db, path, name, "ord" if "ord" in cols else "rowid")
+            for name, (cols, _) in TABLES.items() if name != "scenario"}
     table = info.pop("table", None)
     options = info.pop("options", {})
     if not isinstance(table, dict):
-        raise StoreError(f"{path}: scenario.table: missing; expected the table's size")
+        raise StoreError(f"{path}: scenario.table: expected the table's size (width, height, "
+                         f"grid), got {str(table)[:40]!r}")
+    commands = {c["id"] for c in rows["commands"]}
+    sides = {s["id"] for s in rows["sides"]}
+    for u in rows["units"]:              # a unit of no command would silently vanish
+        if u["command"] not in commands:
+            raise StoreError(f"{path}: units row {u['id']!r}: command {u['command']!r} is not "
+                             f"in the commands table")
+    for r in rows["leaders"]:
+        if r["side"] not in sides or (r["command"] is not None and r["command"] not in commands):
+            raise StoreError(f"{path}: leaders row {r['id']!r}: side {r['side']!r} / command "
+                             f"{r['command']!r} is not in the sides and commands tables")
+    for c in rows["commands"]:
+        if c["side"] not in sides:
+            raise StoreError(f"{path}: commands row {c['id']!r}: side {c['side']!r} is not in "
+                             f"the sides table")
 
     def leader(r):
         d = {"id": r["id"], "name": r["name"], "quality": r["quality"], "pos": [r["x"], r["y"]]}
@@ -161,9 +178,30 @@ def read_scenario(db, path) -> dict:
             "sides": sides}
 
 
+def read_rows(db, path, table: str, order: str) -> list[dict]:
+    """All rows of a table; a row that cannot be read (bad UTF-8) is named by its rowid."""
+    try:
+        return list(db.query(f"SELECT * FROM [{table}] ORDER BY {order}"))
+    except sqlite3.Error:
+        pass
+    out = []
+    try:
+        rowids = [r[0] for r in db.execute(f"SELECT rowid FROM [{table}] ORDER BY {order}")]
+    except sqlite3.Error as exc:
+        raise StoreError(f"{path}: table {table} cannot be read ({exc})") from None
+    for rid in rowids:
+        try:
+            out.extend(db.query(f"SELECT * FROM [{table}] WHERE rowid = ?", [rid]))
+        except sqlite3.Error as exc:
+            raise StoreError(f"{path}: table {table}, row {rid} cannot be read ({exc})") from None
+    return out
+
+
 def _json(path, where, text):
     try:
         return json.loads(text)
+    except RecursionError:
+        raise StoreError(f"{path}: {where}: nested too deeply to be Berthier's") from None
     except (TypeError, ValueError):
         raise StoreError(f"{path}: {where}: expected JSON text, got {text!r}") from None
 
