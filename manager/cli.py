@@ -7,6 +7,27 @@ import sys
 
 from .errors import BerthierError
 
+# control characters (a name holding a terminal escape) are shown, never sent raw; the
+# \uXXXX form is valid inside JSON strings too, so --json output stays parseable
+_CONTROL = {c: f"\\u{c:04x}" for c in [*range(0x20), *range(0x7f, 0xa0)] if chr(c) not in "\n\t"}
+
+
+def shown(text: str) -> str:
+    return text.translate(_CONTROL)
+
+
+class _Escaping:
+    """A text stream that writes control characters escaped."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text):
+        return self._stream.write(shown(text))
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
 
 def _simulate(args) -> int:
     from .simulate import balance, fight
@@ -163,6 +184,15 @@ def main(argv=None, extend=None, default=None) -> int:
         return 0
     if getattr(args, "runs", None) is not None and args.runs < 1:
         parser.error("--runs needs at least 1")
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _Escaping(out), _Escaping(err)
+    try:
+        return _run(args)
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+def _run(args) -> int:
     try:
         return args.run(args)
     except BerthierError as exc:
@@ -174,6 +204,10 @@ def main(argv=None, extend=None, default=None) -> int:
     except BrokenPipeError:         # `berthier ... | head`: the reader has had enough
         sys.stderr.close()
         return 0
+    except OSError as exc:          # the output itself (a full disk under `> file`)
+        where = f"{exc.filename}: " if exc.filename else "output: "
+        print(f"berthier: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -27,3 +27,15 @@ class OobError(ScenarioError):
 
 class StoreError(BerthierError):
     """A battle or campaign file that cannot be opened or written."""
+
+
+class OutputError(BerthierError, OSError):
+    """A file Berthier was asked to write (a report, a scenario) could not be written: a
+    full disk, a read-only folder. An OSError too, so callers that catch those still do."""
+
+    def __init__(self, path, reason: str, errno: int | None = None):
+        OSError.__init__(self, errno or 0, reason, str(path))
+        self.message = f"{path}: cannot be written ({reason}); nothing was written"
+
+    def __str__(self) -> str:
+        return self.message

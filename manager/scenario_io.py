@@ -13,7 +13,7 @@ from types import MappingProxyType
 
 import networkx as nx
 
-from .errors import BerthierError, ScenarioError
+from .errors import BerthierError, OutputError, ScenarioError
 from .model import (Battle, Battlefield, Command, Hierarchy, Leader, ScenarioInfo, Side,
                     TerrainFeature, Unit)
 from .model.battlefield import TERRAIN_ALIASES, TERRAIN_KINDS, shape_of
@@ -395,11 +395,25 @@ def battle_to_dict(battle: Battle) -> dict:
 
 
 def write_text_atomic(path, text: str) -> None:
-    """Write beside the target, then rename: never a half-written file under its name."""
+    """Write beside the target under a private name, then rename: never a half-written
+    file under its name, never a leftover (a full disk or a read-only folder is an
+    OutputError naming the file)."""
+    import os
+    import uuid
     path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}-{uuid.uuid4().hex[:12]}.tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+        raise OutputError(path, exc.strerror or str(exc), exc.errno) from None
 
 
 def save_scenario(battle: Battle, path) -> None:

@@ -78,7 +78,9 @@ def report(session, scenario_name: str | None = None) -> dict:
 def turn_lines(session) -> list[str]:
     """A line per turn: hits and units lost by each side, commands Shaken."""
     b = session.battle
-    side_of = {u.id: u.side for u in b.units.values()}
+    # a unit the umpire removed mid-battle is gone from the battle now, not from its log
+    side_of = {u.id: u.side for u in session.initial_battle().units.values()}
+    side_of.update({u.id: u.side for u in b.units.values()})
     lines, per = [], {}
     turn = 1
 
@@ -96,10 +98,10 @@ def turn_lines(session) -> list[str]:
                 flush()
                 per, turn = {}, e.turn
             elif isinstance(e, HitsTaken):
-                s = side_of[e.uid]
+                s = side_of.get(e.uid)
                 per[(s, "hits")] = per.get((s, "hits"), 0) + e.hits
             elif name == "UnitEliminated":
-                s = side_of[e.uid]
+                s = side_of.get(e.uid)
                 per[(s, "lost")] = per.get((s, "lost"), 0) + 1
             elif name == "CommandShaken":
                 per.setdefault("shaken", []).append(e.command)
@@ -183,8 +185,9 @@ class _Progress:
         filled = width * self.done // self.total
         text = f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} battles"
         if self.live or self.done == self.total:
-            sys.stderr.write(text)
-            sys.stderr.flush()
+            raw = getattr(sys.stderr, "_stream", sys.stderr)   # numbers only: the \r may pass
+            raw.write(text)
+            raw.flush()
 
     def close(self):
         sys.stderr.write("\n")

@@ -39,7 +39,7 @@ def _fight(args) -> int:
         out = Path(args.out or Path(args.file).with_name(f"{Path(args.file).stem}-battle-{no}.berthier"))
         session = Session(battle)
         record = create_battle(out, session, campaign_id=c.meta["id"], campaign_battle=no)
-        with c.db.atomic():
+        with c.transaction():
             c.db["battles"].upsert({"no": no, "file": str(out), "scenario": battle.info.name,
                                     "seed": battle.info.seed, "fought_at": sqlite_file.now()}, pk="no")
         if not args.simulate:
@@ -139,8 +139,8 @@ def _library(args) -> int:
                     else lib.save_army(b, args.army, args.name))
             print(f"saved {name!r} in {lib.path}")
         elif args.do == "remove":
-            lib.entry(args.name)
             lib.remove(args.name)
+            print(f"removed {args.name!r} from {lib.path}")
     finally:
         lib.close()
     return 0

@@ -6,12 +6,15 @@ Every change is a ledger row (loss, return, replacement, join) or a leader event
 from __future__ import annotations
 
 import json
+import sqlite3
 import uuid
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..errors import StoreError
 from ..store import sqlite_file
+from ..store.lock import WriteLock
 from ..store.scenario_rows import (add_traits_column, battle_from_rows, create_tables,
                                    write_scenario)
 
@@ -76,11 +79,8 @@ class Campaign:
         path = Path(path)
         options = options or CampaignOptions()
         b = founding_battle
-        db = sqlite_file.create(path, CAMPAIGN_SCHEMA, {
-            "id": uuid.uuid4().hex, "name": name or f"{b.info.name} campaign",
-            "ruleset": b.info.ruleset, "seed": seed, "dice_seq": 1, "created": sqlite_file.now(),
-            "options": options.to_json()})
-        with db.atomic():
+
+        def fill(db):
             write_scenario(db, b)
             h = b.hierarchy
             for cid in b.commands:
@@ -96,7 +96,29 @@ class Campaign:
                 db["roster_leaders"].insert({"id": l.id, "side": l.side, "command": cid,
                                              "name": l.name, "quality": l.quality,
                                              "trait": l.trait, "status": "fit"})
-        return cls(db, path)
+
+        wl = WriteLock.acquire(path)
+        try:
+            # built whole under a private name and linked into place: nothing half-made
+            sqlite_file.create_new(path, CAMPAIGN_SCHEMA, {
+                "id": uuid.uuid4().hex, "name": name or f"{b.info.name} campaign",
+                "ruleset": b.info.ruleset, "seed": seed, "dice_seq": 1,
+                "created": sqlite_file.now(), "options": options.to_json()}, fill)
+            db = sqlite_file.connect(path)
+        except BaseException:
+            wl.release()
+            raise
+        return cls(db, path, wl)
+
+    @contextmanager
+    def transaction(self):
+        """One all-or-nothing write; a full disk is a StoreError naming the file."""
+        try:
+            with self.db.atomic():
+                yield self.db
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot be written ({sqlite_file.plain(exc)}); "
+                             f"the campaign is as it was") from None
 
     @classmethod
     def open(cls, path) -> "Campaign":
@@ -172,7 +194,7 @@ class Campaign:
         if now + points > u["max"]:
             raise StoreError(f"{u['name']} has {now} of {u['max']} points: at most "
                              f"{u['max'] - now} replacement point(s) fit")
-        with self.db.atomic():
+        with self.transaction():
             self.db["ledger"].insert({"battle": self.closed_count(), "unit": uid,
                                       "kind": "replacement", "points": points,
                                       "note": note or "replacements from the depot"})
@@ -248,7 +270,7 @@ def check_rows(db, path) -> None:
     try:
         options = json.loads(meta["options"])
         CampaignOptions(**options)
-    except (ValueError, TypeError, RecursionError) as exc:
+    except (ValueError, TypeError, RecursionError, StoreError) as exc:
         bad("meta.options", f"expected the campaign's options as JSON "
                             f"(returns_fraction, eliminated, fallen_leaders): {exc}")
     battle_from_rows(db, path)                  # the founding scenario, checked like a file

@@ -136,7 +136,7 @@ def close_battle(campaign: Campaign, session, battle_meta: dict, file: str = "",
             events.append((lid, "replaced", f"{l.name} is killed; a successor takes over, "
                            f"quality rolled at the next battle",
                            {"name": f"{l.name}'s successor", "quality": 0, "status": "fit"}))
-    with campaign.db.atomic():
+    with campaign.transaction():
         campaign.db["roster_units"].insert_all(joined)
         campaign.db["ledger"].insert_all([{"battle": no, "unit": u, "kind": k, "points": p,
                                            "note": n} for u, k, p, n in rows])

@@ -116,10 +116,16 @@ class WriteLock:
     def _create(lp: Path) -> int | None:
         tmp = lp.with_name(f".{lp.name}.{uuid.uuid4().hex}")
         try:
-            fd = os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o644)
+            return WriteLock._make(lp, tmp)
         except OSError as exc:
-            raise StoreError(f"{lp.parent}: cannot write the lock file {lp.name} beside the "
-                             f"battle ({exc.strerror or exc}); is the folder read-only?") from None
+            target = lp.with_name(lp.name[:-len(".lock")])
+            raise StoreError(f"{target}: cannot be opened for writing: the lock file {lp.name} "
+                             f"cannot be made in {lp.parent} ({exc.strerror or exc}); a "
+                             f"read-only folder or a full disk?") from None
+
+    @staticmethod
+    def _make(lp: Path, tmp: Path) -> int | None:
+        fd = os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o644)
         try:
             _try_lock(fd)
             os.write(fd, json.dumps(_record()).encode())
@@ -141,6 +147,12 @@ class WriteLock:
                 os.write(fd, json.dumps(_record()).encode())
                 os.fsync(fd)
             return fd
+        except BaseException:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+            raise
         finally:
             tmp.unlink(missing_ok=True)
 

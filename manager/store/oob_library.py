@@ -115,17 +115,38 @@ class OobLibrary:
             known = ", ".join(e["name"] for e in self.entries()) or "none yet"
             raise StoreError(f"{self.path}: no entry {name!r} in the library (it has: {known})")
         try:
-            return json.loads(row[0])
-        except ValueError:
-            raise StoreError(f"{self.path}: entry {name!r} is damaged (not JSON)") from None
+            data = json.loads(row[0])
+        except (TypeError, ValueError, RecursionError):
+            raise StoreError(f"{self.path}: entry {name!r} is damaged (not JSON); remove it "
+                             f"with: berthier library remove {name!r}") from None
+        if not isinstance(data, dict) or not isinstance(data.get("commands"), list):
+            raise StoreError(f"{self.path}: entry {name!r} is damaged: expected a table with "
+                             f"a list of commands; remove it with: berthier library remove "
+                             f"{name!r}")
+        return data
 
     def remove(self, name: str) -> None:
-        with self.db.atomic():
-            self.db.execute("DELETE FROM library WHERE name = ?", [name])
+        """Remove an entry, however damaged it is."""
+        if self.db.execute("SELECT 1 FROM library WHERE name = ?", [name]).fetchone() is None:
+            self.entry(name)                     # the message listing what there is
+        try:
+            with self.db.atomic():
+                self.db.execute("DELETE FROM library WHERE name = ?", [name])
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot remove {name!r} ({exc})") from None
 
     def actions_to_add(self, name: str, battle, side: str, at, facing: int = 0) -> list:
-        """Editor actions that set the entry down with its centre at `at`, facing `facing`."""
+        """Editor actions that set the entry down with its centre at `at`, facing `facing`.
+        An entry of the wrong shape (edited by hand) is a StoreError naming it."""
         data = self.entry(name)
+        try:
+            return self._actions(data, battle, side, at, facing)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise StoreError(f"{self.path}: entry {name!r} is damaged: {type(exc).__name__} "
+                             f"{exc}; expected commands with name, units (name, kind, at, "
+                             f"facing) and leaders (name, at, quality, trait)") from None
+
+    def _actions(self, data, battle, side, at, facing) -> list:
         taken = ea.taken_ids(battle)
 
         def new_id(stem: str) -> str:

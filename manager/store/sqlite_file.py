@@ -167,7 +167,20 @@ def read_copy(path, schema: Schema, live: bool | None = None) -> tuple[sqlite_ut
             db.close()
             raise StoreError(f"{path}: cannot be upgraded from schema {version} ({exc}); the "
                              f"file is unchanged") from None
+    missing = sorted(_expected_tables(schema) - set(db.table_names()))
+    if missing:
+        db.close()
+        raise StoreError(f"{path}: table(s) {', '.join(missing)} missing; a Berthier "
+                         f"{schema.kind} file has {', '.join(sorted(_expected_tables(schema)))}")
     return db, version
+
+
+def _expected_tables(schema: Schema) -> set[str]:
+    db = sqlite_utils.Database(memory=True)
+    schema.create(db)
+    names = set(db.table_names()) | {"meta"}
+    db.close()
+    return names
 
 
 def connect(path: Path) -> sqlite_utils.Database:

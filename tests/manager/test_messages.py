@@ -80,3 +80,104 @@ def test_orders_are_checked_by_check_so_simulate_never_crashes(tmp_path, capsys,
                                                f'name = "1st Brigade"\n{orders}\n', 1))
     for cmd in ("check", "simulate"):
         refused(capsys, tmp_path, cmd, p, says=[str(p), r"sides\[0\]\.commands\[0\]", says])
+
+
+# ---- battle files --------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    path = tmp_path_factory.mktemp("played") / "g.berthier"
+    fight(SKIRMISH, seed=3, save=path)
+    return path.read_bytes()
+
+
+def battle(tmp_path, played, *sql) -> Path:
+    p = tmp_path / "b.berthier"
+    p.write_bytes(played)
+    c = sqlite3.connect(p)
+    for statement in sql:
+        c.execute(statement)
+    c.commit()
+    c.execute("PRAGMA journal_mode=DELETE")     # one file, as a user would send it
+    c.close()
+    return p
+
+
+FIRST_FIRE = "(SELECT min(id) FROM entries WHERE verb = 'Fire')"
+BATTLE_CASES = {
+    "bad JSON in events": (["UPDATE entries SET events = '{bad' WHERE position = 5"],
+                           [r"log entry 5: events: expected JSON text"]),
+    "bad UTF-8": (["UPDATE entries SET verb = CAST(X'FFFE41' AS TEXT) WHERE position = 5"],
+                  [r"table entries, row 6 cannot be read"]),
+    "bad UTF-8 in a unit": (["UPDATE units SET name = CAST(X'FFFE41' AS TEXT) WHERE ord = 0"],
+                            [r"table units, row 1 cannot be read"]),
+    "a dropped log column": (["ALTER TABLE entries DROP COLUMN turn"],
+                             [r"table entries: column\(s\) turn missing"]),
+    "a dropped unit column": (["ALTER TABLE units DROP COLUMN facing"],
+                              [r"table units: column\(s\) facing missing"]),
+    "deeply nested JSON": (["UPDATE entries SET action = '" + "[" * 50000 + "]" * 50000
+                            + "' WHERE position = 5"],
+                           [r"log entry 5 \(entries row 6\): action: nested too deeply"]),
+    "a die face out of range": ([f"UPDATE entries SET rolls = json_replace(rolls, '$[0].faces[0]', 9) "
+                                 f"WHERE id = {FIRST_FIRE}"],
+                                [r"log entry \d+ \(Fire\) no longer replays: .*faces? .*1 to 6|"
+                                 r"log entry \d+ \(Fire\) no longer replays: .*9"]),
+    "a unit that does not exist": ([f"UPDATE entries SET action = json_set(action, '$.unit', "
+                                    f"'ghost') WHERE id = {FIRST_FIRE}"],
+                                   [r"log entry \d+ \(Fire\) no longer replays: .*ghost"]),
+    "a unit of no command": (["UPDATE units SET command = 'nowhere' WHERE ord = 0"],
+                             [r"units row 'b1-inf1': command 'nowhere' is not in the commands"]),
+    "a leader of no command": (["UPDATE leaders SET command = 'nowhere' WHERE id = 'b1-ldr'"],
+                               [r"leaders row 'b1-ldr'"]),
+    "rolls of the wrong shape": (["UPDATE entries SET rolls = '{\"a\": 1}' WHERE position = 5"],
+                                 [r"log entry 5 \(entries row 6\): rolls: expected a list"]),
+    "a position that is text": (["UPDATE entries SET position = 'x' WHERE position = 5"],
+                                [r"entries row 6: position: expected a whole number"]),
+    "an unknown entry state": (["UPDATE entries SET state = 'weird' WHERE position = 5"],
+                               [r"entries row 6 \(log entry 5\): state: expected live"]),
+}
+
+
+@pytest.mark.parametrize("case", BATTLE_CASES, ids=list(BATTLE_CASES))
+def test_damaged_battle_files_are_a_message_naming_the_place(tmp_path, capsys, played, case):
+    sql, says = BATTLE_CASES[case]
+    p = battle(tmp_path, played, *sql)
+    for args in (("report", p), ("report", p, "--json")):
+        refused(capsys, tmp_path, *args, says=[str(p), *says])
+
+
+def test_report_after_the_umpire_removed_a_unit_that_took_hits(tmp_path, capsys):
+    from manager import editor_actions as ea
+    from manager.autopilot import Autopilot
+    from manager.report_html import battle_report_html
+    from manager.scenario_io import load_scenario
+    from manager.session import Session
+    from manager.simulate import hits_by_unit
+    from manager.store import create_battle
+    s = Session(load_scenario(SKIRMISH))
+    f = create_battle(tmp_path / "r.berthier", s)
+    pilot = Autopilot(s)
+    while not [u for u in hits_by_unit(s) if u in s.battle.units
+               and not s.battle.units[u].eliminated]:
+        pilot.step()
+    hit = next(u for u in hits_by_unit(s) if u in s.battle.units)
+    s.execute(ea.RemoveUnit(hit))
+    f.close()
+    assert "<html" in battle_report_html(s).lower()
+    status, _ = run(capsys, "report", tmp_path / "r.berthier")
+    out = capsys.readouterr().out
+    assert status == 0
+    status, _ = run(capsys, "report", tmp_path / "r.berthier", "--json")
+    assert status == 0
+
+
+def test_control_characters_in_names_are_shown_escaped(tmp_path, capsys):
+    p = scenario(tmp_path, lambda t: t.replace('name = "1st Brigade"',
+                                               'name = "1st \\u001b[2J\\u001b[31mBrigade\\u009b"'))
+    capsys.readouterr()
+    assert main(["simulate", str(p), "--turns", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x9b" not in out
+    assert "1st \\u001b[2J\\u001b[31mBrigade\\u009b" in out
+    assert main(["simulate", str(p), "--turns", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)        # still JSON, the same name inside
+    assert "1st \x1b[2J\x1b[31mBrigade\x9b" in data["sides"]["blue"]["commands"]
