@@ -47,6 +47,11 @@ class Autopilot:
             return True
         if b.state.active not in self.sides:
             return False
+        from .arrivals import BringOnArrival, due_arrivals
+        due = due_arrivals(b, s.ruleset)
+        if due:                     # reinforcements first: at the start of their side's move
+            self.execute(BringOnArrival(due[0].id))
+            return True
         action = self.commanders[b.state.active].next_action() or EndPhase()
         if isinstance(action, ResolveMelee):
             defender = b.units.get(action.defender)

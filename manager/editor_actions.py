@@ -19,7 +19,8 @@ EDITABLE = {"name": str, "kind": str, "hits": int, "guard": bool, "fixed": bool,
 
 
 def taken_ids(battle) -> set[str]:
-    return set(battle.units) | set(battle.leaders) | set(battle.commands) | set(battle.sides)
+    return (set(battle.all_units()) | set(battle.all_leaders()) | set(battle.commands)
+            | set(battle.sides))
 
 
 def _check_spot(battle, ruleset, kind: str, pos, moving: str = "") -> None:

@@ -19,6 +19,7 @@ from .model import (Battle, Battlefield, Command, Hierarchy, Leader, ScenarioInf
 from .model.battlefield import TERRAIN_ALIASES, TERRAIN_KINDS, shape_of
 from .model.forces import UNIT_KINDS, UNIT_TRAITS
 from .model.hierarchy import army_node, command_node, unit_node
+from .arrivals import take_off
 from .placement import placement_problem
 from .rules import get_ruleset, ruleset_ids
 
@@ -206,6 +207,7 @@ def battle_from_dict(data: dict, path="<scenario>", ruleset_id: str | None = Non
         return x, y
 
     sides, commands, units, leaders = {}, {}, {}, {}
+    arriving: list = []             # (command or unit id, Arrival fields) as the file gives them
     graph = nx.DiGraph()
     ids: set[str] = set()
 
@@ -250,8 +252,10 @@ def battle_from_dict(data: dict, path="<scenario>", ruleset_id: str | None = Non
                           s.get("colour", str, "#3050a0"), general)
         graph.add_node(army_node(sid), kind="army", ref=sid, leader=general)
         for c in s.tables("commands"):
-            c.unknown({"id", "name", "nation", "leader", "orders", "units", "note"})
+            c.unknown({"id", "name", "nation", "leader", "orders", "units", "note", "arrives"})
             cid = new_id(c)
+            if "arrives" in c.data:
+                arriving.append((cid, read_arrives(c.table("arrives"), grid, width, height)))
             leader = optional_leader(c, "leader", sid)
             cnation = c.get("nation", str, nation)
             commands[cid] = Command(cid, c.get("name", str), sid, cnation,
@@ -260,8 +264,13 @@ def battle_from_dict(data: dict, path="<scenario>", ruleset_id: str | None = Non
             graph.add_edge(army_node(sid), command_node(cid))
             for u in c.tables("units"):
                 u.unknown({"id", "name", "kind", "at", "pos", "facing", "guard", "fixed",
-                           "nation", "sharpshooters", "hits", "formation", "traits"})
+                           "nation", "sharpshooters", "hits", "formation", "traits", "arrives"})
                 uid = new_id(u)
+                if "arrives" in u.data:
+                    if "arrives" in c.data:
+                        u.fail("arrives", "its command arrives as a whole; give the arrival "
+                               "on the command or on its units, not both")
+                    arriving.append((uid, read_arrives(u.table("arrives"), grid, width, height)))
                 kind = u.get("kind", str, choices=UNIT_KINDS)
                 prof = ruleset.profile(kind)
                 max_hits = prof.get("hits", 1)
@@ -271,7 +280,11 @@ def battle_from_dict(data: dict, path="<scenario>", ruleset_id: str | None = Non
                 facing = u.get("facing", int, 0)
                 if ruleset.measure == "grid" and facing % 45:
                     u.fail("facing", f"on a grid, a multiple of 45 degrees; got {facing}")
-                x, y = place(u)
+                comes = "arrives" in u.data or "arrives" in c.data
+                if comes and "at" not in u.data and "pos" not in u.data:
+                    x, y = (arriving[-1][1]["entry"][0])     # it stands at its entry till then
+                else:
+                    x, y = place(u)
                 units[uid] = Unit(uid, u.get("name", str, uid), kind, sid, hits, max_hits, x, y,
                                   facing % 360, u.get("formation", str, "line"),
                                   u.get("guard", bool, False), u.get("fixed", bool, False),
@@ -289,8 +302,66 @@ def battle_from_dict(data: dict, path="<scenario>", ruleset_id: str | None = Non
     if info.first_side != "roll" and info.first_side not in sides:
         sc.fail("first_side", f"expected 'roll' or a side id ({', '.join(sides)})")
     battle = Battle(info, battlefield, sides, commands, units, leaders, Hierarchy(graph))
+    for target, spec in arriving:
+        if target in commands and not battle.hierarchy.units_of(target):
+            raise ScenarioError(path, f"command {target}.arrives", "the command has no units to bring on")
+        take_off(battle, target, **spec)
     _check_positions(battle, ruleset, path)
     return battle
+
+
+def read_arrives(r: "_Reader", grid, width, height) -> dict:
+    """An `arrives = { turn, roll, at/pos, to, name, delay_if_blocked }` table as the
+    Arrival's fields; the entry in inches (a point, or a stretch from it to `to`)."""
+    r.unknown({"turn", "roll", "at", "pos", "to", "name", "delay_if_blocked"})
+    turn = r.get("turn", int)
+    if turn < 1:
+        r.fail("turn", f"expected the turn they arrive, 1 or more; got {turn}")
+    roll = r.get("roll", int, 0)
+    if roll and not 2 <= roll <= 6:
+        r.fail("roll", f"expected the D6 score they need from that turn on, 2 to 6; got {roll}")
+    if ("at" in r.data) == ("pos" in r.data):
+        r.fail("at", "expected the entry as at = [col, row] (a box) or pos = [x, y] (inches)")
+    key = "at" if "at" in r.data else "pos"
+    if key == "at" and not grid:
+        r.fail("at", "boxes need a gridded table; give pos = [x, y] in inches")
+
+    def inches(k):
+        x, y = r.point(k)
+        if key == "at":
+            if x != int(x) or y != int(y):
+                r.fail(k, f"expected whole box numbers, got {r.data[k]!r}")
+            x, y = (x + 0.5) * grid, (y + 0.5) * grid
+        if not (0 <= x <= width and 0 <= y <= height):
+            r.fail(k, f"the entry ({x:g}, {y:g}) inches is off the {width:g} x {height:g} table")
+        return x, y
+    entry = (inches(key),) + ((inches("to"),) if "to" in r.data else ())
+    return dict(turn=turn, roll=roll, name=r.get("name", str, ""), entry=entry,
+                delay_if_blocked=r.get("delay_if_blocked", bool, False))
+
+
+def arrives_dict(arrival, grid) -> dict:
+    """The arrival as a scenario's `arrives` table (as it stands: a delay moves its turn)."""
+    def box(p):
+        c, r = int(p[0] // grid), int(p[1] // grid)
+        return [c, r] if ((c + 0.5) * grid, (r + 0.5) * grid) == tuple(p) else None
+    boxes = [box(p) for p in arrival.entry] if grid else [None]
+    d = {"turn": arrival.next_turn}
+    if arrival.roll and not arrival.rolled:
+        d["roll"] = arrival.roll
+    if all(b is not None for b in boxes):
+        d["at"] = boxes[0]
+        if len(boxes) > 1:
+            d["to"] = boxes[1]
+    else:
+        d["pos"] = list(arrival.entry[0])
+        if len(arrival.entry) > 1:
+            d["to"] = list(arrival.entry[1])
+    if arrival.name:
+        d["name"] = arrival.name
+    if arrival.delay_if_blocked:
+        d["delay_if_blocked"] = True
+    return d
 
 
 def traits_of(r: "_Reader") -> tuple:
@@ -366,13 +437,20 @@ def battle_to_dict(battle: Battle) -> dict:
                 cd["nation"] = c.nation
             if c.note:
                 cd["note"] = c.note
+            whole = next((a for a in battle.pending if a.scope == "command" and a.id == cid), None)
             if h.leader_of_command(cid):
                 cd["leader"] = leader(battle.leaders[h.leader_of_command(cid)])
+            elif whole is not None and whole.leader:
+                cd["leader"] = leader(whole.leader[1])
+            if whole is not None:
+                cd["arrives"] = arrives_dict(whole, grid)
             if c.orders:
                 cd["orders"] = dict(c.orders)
             units = []
-            for uid in h.units_of(cid):
-                u = battle.units[uid]
+            late = {u.id: a for a in battle.pending for k, u in a.units if k == cid}
+            on_table = [battle.units[uid] for uid in h.units_of(cid)]
+            for u in on_table + [u for a in battle.pending for k, u in a.units if k == cid]:
+                uid = u.id
                 ud = {"id": u.id, "name": u.name, "kind": u.kind, **where(u), "facing": u.facing}
                 if u.hits != u.max_hits:
                     ud["hits"] = u.hits
@@ -385,6 +463,8 @@ def battle_to_dict(battle: Battle) -> dict:
                     ud["nation"] = u.nation
                 if u.formation != "line":
                     ud["formation"] = u.formation
+                if uid in late and late[uid].scope == "unit":
+                    ud["arrives"] = arrives_dict(late[uid], grid)
                 units.append(ud)
             cd["units"] = units
             cmds.append(cd)

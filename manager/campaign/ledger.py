@@ -83,16 +83,20 @@ class Campaign:
         def fill(db):
             write_scenario(db, b)
             h = b.hierarchy
-            for cid in b.commands:
-                for uid in h.units_of(cid):
-                    u = b.units[uid]
+            late = {u.id: cid for a in b.pending for cid, u in a.units}
+            every = b.all_units()
+            for cid in b.commands:     # reinforcements still to come are mustered too
+                for uid in list(h.units_of(cid)) + [x for x, c in late.items() if c == cid]:
+                    u = every[uid]
                     db["roster_units"].insert({"id": uid, "side": u.side, "command": cid,
                                                "name": u.name, "kind": u.kind,
                                                "max": u.max_hits, "status": "active"})
                     db["ledger"].insert({"battle": 0, "unit": uid, "kind": "join",
                                          "points": u.hits, "note": "mustered"})
-            for l in b.leaders.values():
-                cid = next((c for c in b.commands if h.leader_of_command(c) == l.id), None)
+            late_leaders = {a.leader[1].id: a.leader[0] for a in b.pending if a.leader}
+            for l in b.all_leaders().values():
+                cid = next((c for c in b.commands if h.leader_of_command(c) == l.id),
+                           late_leaders.get(l.id))
                 db["roster_leaders"].insert({"id": l.id, "side": l.side, "command": cid,
                                              "name": l.name, "quality": l.quality,
                                              "trait": l.trait, "status": "fit"})

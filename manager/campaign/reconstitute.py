@@ -96,11 +96,15 @@ def close_battle(campaign: Campaign, session, battle_meta: dict, file: str = "",
     seq = int(meta["dice_seq"])
     dice = Dice(source or SeededSource(int(meta["seed"])), seq)
     rows, events, status, joined = [], [], {}, []
-    for uid, u in start.units.items():
+    late = {u.id: cid for a in start.pending for cid, u in a.units}
+    for uid, u in start.all_units().items():
         if uid not in units:                     # fresh troops the scenario brought
-            joined.append({"id": uid, "side": u.side, "command": start.hierarchy.find_command(uid),
+            cid = start.hierarchy.find_command(uid) or late.get(uid, "")
+            joined.append({"id": uid, "side": u.side, "command": cid,
                            "name": u.name, "kind": u.kind, "max": u.max_hits, "status": "active"})
             rows.append((uid, "join", u.hits, f"joined at battle {no}"))
+        if end.arrival_of(uid) is not None:      # never arrived: not a loss, nothing to book
+            continue
         after = end.units.get(uid)
         left = 0 if after is None or after.eliminated else after.hits
         lost = begun[uid] - left

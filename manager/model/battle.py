@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
+from .arrival import Arrival
 from .battlefield import Battlefield
 from .forces import Command, Leader, Side, Unit, evolve, with_marks
 from .hierarchy import Hierarchy
@@ -51,7 +52,7 @@ class Battle:
     def __init__(self, info: ScenarioInfo, battlefield: Battlefield, sides: dict[str, Side],
                  commands: dict[str, Command], units: dict[str, Unit],
                  leaders: dict[str, Leader], hierarchy: Hierarchy,
-                 state: TurnState | None = None):
+                 state: TurnState | None = None, pending: tuple = ()):
         self.info = info
         self.battlefield = battlefield
         self.sides = sides
@@ -60,6 +61,9 @@ class Battle:
         self.leaders = leaders
         self.hierarchy = hierarchy
         self.state = state or TurnState()
+        # reinforcements still off the table: out of `units`, `leaders` and the hierarchy
+        # until they arrive, so no rule counts them (see manager/arrivals.py)
+        self.pending: tuple[Arrival, ...] = tuple(pending)
         self.version = 0
         self._cache: dict = {}
         self._derived: dict = {}           # views kept up to date from the change journal
@@ -69,11 +73,12 @@ class Battle:
     # ---- snapshots: cheap because every record is immutable ------------------------
     def snapshot(self) -> tuple:
         return (self.info, self.battlefield, dict(self.sides), dict(self.commands),
-                dict(self.units), dict(self.leaders), self.hierarchy, self.state)
+                dict(self.units), dict(self.leaders), self.hierarchy, self.state, self.pending)
 
     def restore(self, snap: tuple) -> None:
         (self.info, self.battlefield, sides, commands, units, leaders,
-         self.hierarchy, self.state) = snap
+         self.hierarchy, self.state) = snap[:8]
+        self.pending = snap[8] if len(snap) > 8 else ()
         self.sides, self.commands = dict(sides), dict(commands)
         self.units, self.leaders = dict(units), dict(leaders)
         self.touch()
@@ -93,7 +98,7 @@ class Battle:
                 tuple(sorted(self.hierarchy.graph.edges())),
                 tuple(sorted((n, tuple(sorted(d.items()))) for n, d in
                              self.hierarchy.graph.nodes(data=True))),
-                self.state)
+                self.state, self.pending)
 
     # ---- the only writers ------------------------------------------------------------
     def touch(self, what: tuple = ("all",)) -> None:
@@ -182,6 +187,10 @@ class Battle:
         self.hierarchy = hierarchy
         self.touch()
 
+    def set_pending(self, pending) -> None:
+        self.pending = tuple(pending)
+        self.touch()
+
     def set_info(self, info: ScenarioInfo) -> None:
         self.info = info
         self.touch()
@@ -210,6 +219,27 @@ class Battle:
     def live_leaders(self, side: str | None = None):
         return [l for l in self.leaders.values()
                 if not l.eliminated and (side is None or l.side == side)]
+
+    def arrival_of(self, ref: str):
+        """The pending arrival that holds this unit, leader or command, or None."""
+        for a in self.pending:
+            if a.holds(ref):
+                return a
+        return None
+
+    def all_units(self) -> dict:
+        """Every unit of the order of battle: on the table, gone, or still to arrive."""
+        out = dict(self.units)
+        for a in self.pending:
+            out.update((u.id, u) for _, u in a.units)
+        return out
+
+    def all_leaders(self) -> dict:
+        out = dict(self.leaders)
+        for a in self.pending:
+            if a.leader:
+                out[a.leader[1].id] = a.leader[1]
+        return out
 
     def command_of(self, uid: str) -> Command:
         return self.commands[self.hierarchy.command_of(uid)]

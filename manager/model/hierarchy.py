@@ -153,6 +153,12 @@ class Hierarchy:
         g.remove_nodes_from([unit_node(u) for u in self.units_of(cid)] + [command_node(cid)])
         return Hierarchy(g)
 
+    def with_command_leader(self, cid: str, lid: str) -> "Hierarchy":
+        """The command led by `lid` ('' for nobody: a leader still to arrive)."""
+        g = self._edited()
+        g.nodes[command_node(cid)]["leader"] = lid
+        return Hierarchy(g)
+
     def with_general(self, side: str, lid: str) -> "Hierarchy":
         g = self._edited()
         g.nodes[army_node(side)]["leader"] = lid

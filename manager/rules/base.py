@@ -116,6 +116,8 @@ class Ruleset:
     phases: tuple[Phase, ...] = ()
     traits: tuple[str, ...] = ()        # leader characteristics a scenario may name
     formations: tuple[str, ...] = ("line",)
+    # the phase in which reinforcements come on, at the start of their side's move
+    arrival_phase = "move"
 
     def __init__(self):
         self._checkers: dict[str, Callable] = {}

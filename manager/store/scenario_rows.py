@@ -57,6 +57,11 @@ def write_scenario(db, battle) -> None:
     grid = data["table"].get("grid")
     sc = dict(data["scenario"])
     info = {**sc, "table": data["table"], "options": data.get("options", {})}
+    # reinforcements ride in the scenario rows: {command or unit id: its `arrives` table}
+    arrivals = {x["id"]: x["arrives"] for s in data["sides"] for c in s["commands"]
+                for x in [c] + c["units"] if "arrives" in x}
+    if arrivals:
+        info["arrivals"] = arrivals
     db["scenario"].insert_all([{"key": k, "value": json.dumps(v)} for k, v in info.items()])
     sides, commands, leaders, units = [], [], [], []
 
@@ -109,6 +114,9 @@ def read_scenario(db, path) -> dict:
             for name, (cols, _) in TABLES.items() if name != "scenario"}
     table = info.pop("table", None)
     options = info.pop("options", {})
+    arrivals = info.pop("arrivals", {})
+    if not isinstance(arrivals, dict):
+        raise StoreError(f"{path}: scenario.arrivals: expected a table of arrivals, got {arrivals!r}")
     if not isinstance(table, dict):
         raise StoreError(f"{path}: scenario.table: expected the table's size (width, height, "
                          f"grid), got {str(table)[:40]!r}")
@@ -147,6 +155,8 @@ def read_scenario(db, path) -> dict:
         traits = _json(path, f"units[{u['id']}].traits", u.get("traits") or "[]")
         if traits:
             d["traits"] = traits
+        if u["id"] in arrivals:
+            d["arrives"] = arrivals[u["id"]]
         by_command.setdefault(u["command"], []).append(d)
     leaders = {(r["side"], r["command"]): leader(r) for r in rows["leaders"]}
     sides = []
@@ -162,6 +172,8 @@ def read_scenario(db, path) -> dict:
                 cd["nation"] = c["nation"]
             if c["note"]:
                 cd["note"] = c["note"]
+            if c["id"] in arrivals:
+                cd["arrives"] = arrivals[c["id"]]
             if (s["id"], c["id"]) in leaders:
                 cd["leader"] = leaders[(s["id"], c["id"])]
             sd["commands"].append(cd)

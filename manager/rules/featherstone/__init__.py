@@ -21,6 +21,7 @@ class Featherstone(TableRuleset, Ruleset):
     profiles = PROFILES
     options = OPTIONS
     phases = PHASES
+    arrival_phase = "moves"          # reinforcements come on with the side's moves
     traits = TRAITS
     formations = FORMATIONS
 

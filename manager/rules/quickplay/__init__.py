@@ -23,6 +23,7 @@ class QuickPlay(TableRuleset, Ruleset):
     profiles = PROFILES
     options = OPTIONS
     phases = PHASES
+    arrival_phase = "act"          # reinforcements come on with the side's moves
     traits = TRAITS
     formations = FORMATIONS
 

@@ -1,0 +1,92 @@
+"""The editor's side of reinforcements: set (or clear) a command's or a unit's arrival.
+
+One undoable action through the Session like any other edit. Arrivals are set before
+the battle begins: a unit taken off a table mid-game would leave its fight half-told.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .actions import Action, need, register
+from .arrivals import find_arrival, put_on, take_off
+from .events import ScenarioEdited
+from .placement import placement_problem
+
+
+def check_entry(battle, entry) -> tuple:
+    """One point or two (a stretch of edge), in inches, on the table."""
+    bf = battle.battlefield
+    need(isinstance(entry, (tuple, list)) and len(entry) in (1, 2),
+         "the entry is one point (x, y) or two for a stretch of edge, in inches")
+    pts = []
+    for p in entry:
+        need(isinstance(p, (tuple, list)) and len(p) == 2 and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in p),
+            f"an entry point is (x, y) in inches, not {p!r}")
+        need(0 <= p[0] <= bf.width and 0 <= p[1] <= bf.height,
+             f"the entry ({p[0]:g}, {p[1]:g}) is off the {bf.width:g} x {bf.height:g} table")
+        pts.append((float(p[0]), float(p[1])))
+    return tuple(pts)
+
+
+@register
+@dataclass(frozen=True)
+class SetArrival(Action):
+    """`target` (a command or a unit) arrives on `turn`, or from it on a D6 >= `roll`,
+    at `entry`; `turn = 0` clears the arrival and puts the pieces back where they stood."""
+    target: str
+    turn: int = 0
+    roll: int = 0
+    name: str = ""
+    entry: tuple = ()
+    delay_if_blocked: bool = False
+
+    def validate(self, battle, ruleset):
+        need(not battle.state.started, "arrivals are set before the battle begins")
+        pending = find_arrival(battle, self.target)
+        inside = battle.arrival_of(self.target)
+        need(pending is not None or inside is None,
+             f"{self.target} arrives with its command {inside.id if inside else ''}: "
+             f"set or clear the command's arrival")
+        if self.turn == 0:
+            need(pending is not None, f"{self.target} has no arrival to clear")
+            taken = None
+            g = battle.battlefield.grid
+            if g and ruleset.measure == "grid":
+                taken = {(int(u.x // g), int(u.y // g)): u.id for u in battle.live_units()}
+            for _, u in pending.units:
+                why = placement_problem(battle, ruleset, u.kind, u.pos, taken=taken)
+                need(not why, f"{u.name} cannot go back to ({u.x:g}, {u.y:g}): {why}")
+                if taken is not None:
+                    taken[(int(u.x // g), int(u.y // g))] = u.id
+            return
+        need(isinstance(self.turn, int) and self.turn >= 1, "the turn is a whole number, 1 or more")
+        need(self.roll == 0 or 2 <= self.roll <= 6,
+             "the roll is the D6 score needed, 2 to 6 (0: no roll)")
+        check_entry(battle, self.entry)
+        if pending is None:
+            need(self.target in battle.commands or self.target in battle.units,
+                 f"there is no command or unit {self.target!r}")
+            if self.target in battle.units:
+                u = battle.units[self.target]
+                need(not u.eliminated, f"{u.name} is gone")
+            else:
+                need(battle.hierarchy.units_of(self.target),
+                     f"{self.target} has no units on the table to hold back")
+                need(not any(cid == self.target for a in battle.pending for cid, _ in a.units),
+                     f"some units of {self.target} already have their own arrival: clear those first")
+
+    def apply(self, battle, ruleset, dice):
+        pending = find_arrival(battle, self.target)
+        if self.turn == 0:
+            put_on(battle, pending, {})
+            return [ScenarioEdited(f"{self.target}: no longer a reinforcement")]
+        spec = dict(turn=self.turn, roll=self.roll, name=self.name,
+                    entry=check_entry(battle, self.entry), delay_if_blocked=self.delay_if_blocked)
+        if pending is not None:
+            battle.set_pending(replace(a, **spec) if a.id == self.target else a
+                               for a in battle.pending)
+            a = find_arrival(battle, self.target)
+        else:
+            a = take_off(battle, self.target, **spec)
+        return [ScenarioEdited(f"{self.target}: {a.describe()}")]
