@@ -52,7 +52,8 @@ def starting_strengths(campaign: Campaign, start, file) -> dict[str, int]:
     (edited, or from another muster) is refused, naming the unit."""
     units, strength = campaign.units(), campaign.strength()
     out = {}
-    for uid, u in start.units.items():
+    every = start.all_units()              # reinforcements still to come were mustered too
+    for uid, u in every.items():
         if uid not in units:                     # fresh troops the scenario brought
             out[uid] = u.hits
             continue
@@ -65,7 +66,7 @@ def starting_strengths(campaign: Campaign, start, file) -> dict[str, int]:
             raise StoreError(f"{file}: unit {uid} ({u.name}) starts the battle with {u.hits}, "
                              f"but the campaign mustered it at {expected}; this battle file "
                              f"does not match the ledger")
-    for uid in start.units:
+    for uid in every:
         out.setdefault(uid, min(strength[uid], units[uid]["max"]))
     return out
 
