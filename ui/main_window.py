@@ -152,6 +152,10 @@ class MainWindow(QMainWindow):
     def open_dialog(self) -> None:
         self.files.open_dialog()
 
+    def import_oob(self, files=(), accept=None) -> bool:
+        from .oob_import_dialog import import_order_of_battle
+        return import_order_of_battle(self, files, accept)
+
     def show_error(self, title: str, text: str) -> None:
         box = QMessageBox(QMessageBox.Warning, title, text, QMessageBox.Ok, self)
         box.setWindowModality(Qt.WindowModal)
@@ -184,6 +188,8 @@ class MainWindow(QMainWindow):
         self._action(f, "After-action &report…", lambda: self.files.export_report(), None,
                      "Write the report of this battle as PDF or HTML")
         self._action(f, "&Print report…", self._print_report, "Ctrl+P")
+        self._action(f, "&Import order of battle…", lambda: self.import_oob(), None,
+                     "Read orders of battle as people write them and add their armies")
         self._action(f, "Open &campaign…", lambda: self.open_campaign(), None,
                      "Show a campaign's ledger and book this battle into it")
         f.addSeparator()
