@@ -23,6 +23,17 @@ def taken_ids(battle) -> set[str]:
             | set(battle.sides))
 
 
+def fresh_id(taken: set, stem: str) -> str:
+    """An id from `stem` not in `taken` (which it joins): 'imperial-guard', then '-2', ..."""
+    stem = "".join(ch if ch.isalnum() else "-" for ch in stem.lower()).strip("-") or "x"
+    n, candidate = 1, stem
+    while candidate in taken:
+        n += 1
+        candidate = f"{stem}-{n}"
+    taken.add(candidate)
+    return candidate
+
+
 def _check_spot(battle, ruleset, kind: str, pos, moving: str = "") -> None:
     """May a piece of this kind stand at pos (inches)? `moving` is the unit being moved."""
     problem = placement_problem(battle, ruleset, kind, pos, moving)

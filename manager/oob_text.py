@@ -10,8 +10,9 @@
     (a remark on its own line)                  a note on the current command
 
 An army line is told from a command line by what follows it: a command line is
-followed by units, an army line by a command line. Nothing is returned (or written)
-unless the whole file reads cleanly; an error names the line.
+followed by units, an army line by a command line. Nothing is returned unless the whole
+file reads cleanly; an error names the line. `manager/oob/` reads this style through
+here, other styles itself, and makes the game units and scenarios.
 """
 from __future__ import annotations
 
@@ -231,70 +232,3 @@ def read_oob(path) -> Oob:
     from .scenario_io import read_text
     path = Path(path)
     return parse_oob(read_text(path, OobError), path)
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "x"
-
-
-def to_scenario(oob: Oob, ruleset: str = "morschauser", box: float = 3.0) -> dict:
-    """A playable scenario: the two armies face each other, each command a block."""
-    if len(oob.armies) != 2:
-        where = "; ".join(f"{a.name!r} at line {a.line}" for a in oob.armies)
-        raise OobError(oob.path or oob.title, "", f"a scenario needs two armies, the listing "
-                       f"has {len(oob.armies)}: {where}")
-    depth = 3
-    need_rows = [sum(-(-c.total // depth) + 1 for c in a.commands) + 1 for a in oob.armies]
-    rows = max(24, max(need_rows) + 2)
-    cols = 36
-    next_n: dict[str, int] = {}
-
-    def uid(text):                  # a counter per slug: linear, however many share it
-        base = _slug(text)
-        n = next_n.get(base, 1)
-        next_n[base] = n + 1
-        return f"{base}-{n}"
-
-    sides = []
-    for i, army in enumerate(oob.armies):
-        west = i == 0
-        front = 8 if west else cols - 9
-        step_back = -1 if west else 1
-        facing = 90 if west else 270
-        side_id = _slug(army.name)
-        row = 1
-        commands = []
-        for c in army.commands:
-            units = []
-            k = 0
-            for group in c.units:
-                for j in range(group.count):
-                    col = front + step_back * (k % depth)
-                    r = row + k // depth
-                    u = {"id": uid(f"{c.name} {group.kind}"), "name": f"{c.name} {group.text} {j + 1}",
-                         "kind": group.kind, "at": [col, r], "facing": facing}
-                    if group.guard:
-                        u["guard"] = True
-                    if group.fixed:
-                        u["fixed"] = True
-                    units.append(u)
-                    k += 1
-            block_rows = -(-k // depth)
-            cmd = {"id": uid(c.name), "name": c.name,
-                   "leader": {"id": uid(c.leader or c.name + " leader"), "name": c.leader or "",
-                              "quality": 3, "at": [front + step_back * depth, row + block_rows // 2]},
-                   "orders": {"kind": "attack", "objective": [cols // 2, row + block_rows // 2]},
-                   "units": units}
-            if c.notes:
-                cmd["note"] = "; ".join(c.notes)
-            commands.append(cmd)
-            row += block_rows + 1
-        sides.append({"id": side_id, "name": army.name, "home_edge": "west" if west else "east",
-                      "colour": "#2b4ea2" if west else "#b03030",
-                      "general": {"id": uid(army.leader or army.name), "name": army.leader,
-                                  "quality": 3, "at": [front + step_back * (depth + 2), rows // 2]},
-                      "commands": commands})
-    return {"scenario": {"name": oob.title, "ruleset": ruleset, "seed": 1, "turns": 24,
-                         "scale": oob.scale, "first_side": "roll"},
-            "table": {"width": cols * box, "height": rows * box, "grid": box},
-            "terrain": [], "sides": sides}

@@ -41,13 +41,7 @@ def actions_to_add(result, battle, ruleset, sides: dict[str, str], at, facing: i
     taken = ea.taken_ids(battle)
 
     def new_id(stem: str) -> str:
-        stem = "".join(ch if ch.isalnum() else "-" for ch in stem.lower()).strip("-") or "x"
-        n, candidate = 1, stem
-        while candidate in taken:
-            n += 1
-            candidate = f"{stem}-{n}"
-        taken.add(candidate)
-        return candidate
+        return ea.fresh_id(taken, stem)
 
     grid = battle.battlefield.grid
     kinds = {u.kind for a in result.armies for c in a.commands for u in c.units}

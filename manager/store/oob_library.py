@@ -150,13 +150,7 @@ class OobLibrary:
         taken = ea.taken_ids(battle)
 
         def new_id(stem: str) -> str:
-            stem = "".join(ch if ch.isalnum() else "-" for ch in stem.lower()).strip("-") or "x"
-            n, candidate = 1, stem
-            while candidate in taken:
-                n += 1
-                candidate = f"{stem}-{n}"
-            taken.add(candidate)
-            return candidate
+            return ea.fresh_id(taken, stem)
 
         def where(p):
             dx, dy = _rotate(p[0], p[1], facing)

@@ -4,8 +4,7 @@ from pathlib import Path
 import pytest
 
 from manager.errors import OobError
-from manager.oob_text import parse_oob, read_oob, to_scenario
-from manager.scenario_io import battle_from_dict
+from manager.oob_text import parse_oob, read_oob
 
 LISTING = Path(__file__).parent.parent / "data" / "austerlitz_oob.txt"
 
@@ -43,9 +42,3 @@ def test_errors_name_the_line(text, where, message):
     with pytest.raises(OobError, match=message) as err:
         parse_oob(text, "oob.txt")
     assert err.value.where == where
-
-
-def test_the_generated_scenario_loads_and_keeps_every_unit():
-    data = to_scenario(read_oob(LISTING))
-    b = battle_from_dict(data, "generated")
-    assert len(b.units) == 163 and sum(u.fixed for u in b.units.values()) == 2
