@@ -93,7 +93,7 @@ class CaseDice:
         self.asked: list[str] = []
 
     def _side_of(self, purpose: str) -> str:
-        if "" in self.queues:
+        if set(self.queues) == {""}:
             return ""
         best = None
         names = [(s.name, s.id) for s in self.battle.sides.values()]
@@ -183,7 +183,11 @@ class Runner:
                 if i == 0:
                     continue
                 prev = self.steps[i - 1]
-                prev["dice"] = _join(prev.get("dice"), s["dice"])
+                mine = s["dice"]
+                if isinstance(prev.get("dice"), dict) and not isinstance(mine, dict):
+                    unit = self.battle.units.get(s.get("unit", ""))    # the tester's side
+                    mine = {unit.side if unit else "": mine}
+                prev["dice"] = _join(prev.get("dice"), mine)
                 s["_merged"] = True
             if s.get("action") == "activate" and i + 1 < len(self.steps):
                 nxt = self.steps[i + 1]

@@ -200,7 +200,8 @@ def test_fire_odds_match_counting_the_faces():
 # ---- charges and melee -------------------------------------------------------------------------
 def test_a_charge_that_reaches_pins_the_target_and_short_rolls_fall_short():
     s, src = act(duel(12, "light_cavalry"))
-    src.push(1, 1, 1, 1, 1)         # (6 + 1) x 2 = 14 reaches; the reaction volley misses
+    src.push(1, *[1] * 8)           # (6 + 1) x 2 = 14 reaches; the reaction volley (8 dice at
+    #                                 close range: measured as the charger comes in) misses
     s.execute(ga.Charge("b", "r"))
     assert mark(s.battle.units["b"], "charging") == "r"
     assert mark(s.battle.units["r"], "pinned") == s.battle.state.turn
@@ -238,7 +239,7 @@ def test_melee_dice_ranks_and_modifiers():
 
 def test_the_unit_taking_more_tests_morale():
     s, src = act(duel(12, "heavy_cavalry"))
-    src.push(3, *[2] * 4)                                # reaction volley misses (4 at 4+... )
+    src.push(3, *[2] * 8)               # the reaction volley, 8 dice at close range, misses
     s.execute(ga.Charge("b", "r"))
     while s.battle.state.phase != "melee":
         s.execute(ga.EndPhase())

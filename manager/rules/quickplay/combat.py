@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from ...actions import need
 from ...events import HitsTaken, UnitEliminated, UnitFired, UnitRetreated, declare_event
-from ...footprint import angle_between, aspect, bearing, heading, overlap, slide
+from ...footprint import angle_between, aspect, bearing, heading, inside, overlap, slide
 from ...model.forces import mark
 from ..common import own_unit
 from .tables import FIRE_ARC, FIGURES_PER_DIE, HIT_ON, RANGES, ROUT_AT, STEADY_FROM
@@ -162,7 +162,8 @@ def test_morale(battle, unit, enemy_xy, lost_melee: bool, dice, events: list) ->
     if score >= STEADY_FROM:
         result = "steady"
         if lost_melee:
-            retreat(battle, unit.id, enemy_xy, 1, events)
+            way = 0.5 if battle.option("good_order_fall_back") == "half_move" else 1
+            retreat(battle, unit.id, enemy_xy, way, events, at_edge="stop")
             result += ", falls back in good order"
         elif unit.disordered:
             battle.update_unit(unit.id, disordered=False)
@@ -185,9 +186,11 @@ def test_morale(battle, unit, enemy_xy, lost_melee: bool, dice, events: list) ->
     return result
 
 
-def retreat(battle, uid: str, away_xy, moves: float, events: list, face_enemy=True) -> None:
-    """A full move (the most its dice give, as a retreat is not rolled: the average)
-    straight away, stopping short of bases; off the table means lost."""
+def retreat(battle, uid: str, away_xy, moves: float, events: list, face_enemy=True,
+            at_edge: str = "lost") -> None:
+    """`moves` full moves (a move not rolled: its average) straight away, stopping short
+    of bases; a retreat that would leave the table loses the unit, a fall back in good
+    order (`at_edge = stop`) stops at the edge."""
     from .moves import MOVE_DICE, move_class
     unit = battle.units[uid]
     fixed, n = MOVE_DICE[move_class(unit)]
@@ -199,12 +202,14 @@ def retreat(battle, uid: str, away_xy, moves: float, events: list, face_enemy=Tr
     bf = battle.battlefield
 
     def stop(fp) -> str:
+        if at_edge == "stop" and not inside(fp, bf.width, bf.height):
+            return "edge"                     # in good order: it halts at the table edge
         if not (0 <= fp.x <= bf.width and 0 <= fp.y <= bf.height):
             return "off"
         return "blocked" if any(overlap(fp, footprint(battle, o)) for o in others) else ""
 
     done, why = slide(footprint(battle, unit, facing=facing), way, inches, stop)
-    if why == "off":
+    if why == "off" and at_edge == "lost":
         battle.update_unit(uid, eliminated=True, marks=())
         events.append(UnitEliminated(f"{unit.name} (left the table)", uid))
         return

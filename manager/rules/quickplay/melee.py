@@ -22,7 +22,7 @@ from ...table_terrain import table_terrain
 from ..common import Melee, find_melee as find, melees, own_unit  # noqa: F401  (melees: ruleset)
 from .combat import (ChargeOutcome, RallyMen, moved_with, retreat, shoot, take,
                      test_morale, volley)
-from .moves import ground_refusal, max_allowance, roll_allowance
+from .moves import command_test as in_command_test, ground_refusal, max_allowance, roll_allowance
 from .tables import COMMANDER_JOIN, FIGURES_PER_DIE, HIT_ON
 from .units import (acted, arm, engaged, footprint, is_skirmish, pinned, quality,
                     shot_this_turn, sight_refusal, special)
@@ -64,6 +64,9 @@ def resolve_charge(battle, action, dice) -> list:
     events: list = []
     battle.mark_unit(unit.id, acted=battle.state.turn)
     spot, way, cost = charge_plan(battle, unit, target)
+    if not in_command_test(battle, unit, dice, events):     # a charge is a move: tested
+        events.insert(0, ChargeOutcome(unit.name, target.name, "out of command: no charge"))
+        return events
     if is_skirmish(target) and not acted(battle, target) and battle.option("skirmisher_evade"):
         battle.mark_unit(target.id, acted=battle.state.turn)
         retreat(battle, target.id, unit.pos, 1, events, face_enemy=False)
@@ -81,9 +84,12 @@ def resolve_charge(battle, action, dice) -> list:
     else:
         outcome = "contact: the target is pinned"
         if not shot_this_turn(battle, target) and arm(target) != "cavalry":
+            # the target shoots as the charger comes in: measured to it at the contact spot
+            moved_with(battle, unit, spot[0], spot[1])
+            battle.update_unit(unit.id, x=spot[0], y=spot[1], facing=way, moved=2)
             try:
-                v = volley(battle, target, unit, reaction=True)
-                shoot(battle, target, unit, v, dice, events)
+                v = volley(battle, target, battle.units[unit.id], reaction=True)
+                shoot(battle, target, battle.units[unit.id], v, dice, events)
             except IllegalAction:                  # out of arc or sight: it simply waits
                 pass
     unit = battle.units[unit.id]
@@ -246,6 +252,16 @@ def resolve_melee_odds(battle, action) -> Odds:
     return melee_odds(battle, find(battle, action.defender))
 
 
+def command_chance(battle, unit):
+    """The chance a unit passes its command test (1 when none is due)."""
+    from fractions import Fraction
+    from .tables import COMMAND_TEST
+    from .units import in_command
+    if not battle.option("command_control") or in_command(battle, unit):
+        return Fraction(1)
+    return Fraction(sum(1 for f in range(1, 7) if f + quality(unit) >= COMMAND_TEST), 6)
+
+
 def charge_odds(battle, action) -> Odds:
     """The chance the roll reaches, and the fight if it does (the target standing)."""
     check_charge(battle, action)
@@ -256,7 +272,7 @@ def charge_odds(battle, action) -> Odds:
     moves = Dist.die([1, 2, 3, 4, 5, 6]).times(n).map(
         lambda k: int(((fixed + k) * (2 if move_class(unit) in DOUBLED else 1)
                        + mark(unit, "bonus", 0)) * 4))
-    reach = moves.p_at_least(math.ceil(cost * 4 - 1e-6))
+    reach = moves.p_at_least(math.ceil(cost * 4 - 1e-6)) * command_chance(battle, unit)
     moved = battle.copy()
     moved.update_unit(unit.id, x=spot[0], y=spot[1], facing=way)
     odds = melee_odds(moved, Melee(target.id, (unit.id,)))

@@ -165,7 +165,7 @@ def resolve_move_unit(battle, action, dice) -> list:
     unit = battle.units[action.unit]
     events: list = []
     battle.mark_unit(unit.id, acted=battle.state.turn)
-    if not _in_command(battle, unit, dice, events):
+    if not command_test(battle, unit, dice, events):
         return events
     form = action.formation or unit.formation
     start = start_base(battle, unit, action.to, action.facing, form)
@@ -205,7 +205,7 @@ def resolve_move_unit(battle, action, dice) -> list:
     return events
 
 
-def _in_command(battle, unit, dice, events) -> bool:
+def command_test(battle, unit, dice, events) -> bool:
     if not battle.option("command_control") or in_command(battle, unit):
         return True
     mod = quality(unit)

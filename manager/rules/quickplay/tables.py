@@ -78,6 +78,10 @@ OPTIONS = (
            ("round_down", "round_up")),
     Option("rout", "removed", "A routed unit leaves the battle, or flees two moves in "
            "disorder.", ("removed", "flees")),
+    Option("good_order_fall_back", "half_move", "The text gives no distance for a steady "
+           "loser's 'fall back in good order': half an average move (less than the full "
+           "move of a retreat in disorder), or a full one. Either stops at the table edge.",
+           ("half_move", "full_move")),
     Option("counter_charge", True, "Cavalry that has not moved counter-charges a charge."),
     Option("skirmisher_evade", True, "Skirmishers that have not moved retreat before a charge."),
     Option("base_scale", 1.0, "Multiply every base's size (a file of infantry is 0.5 inch)."),
