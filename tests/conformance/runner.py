@@ -105,6 +105,8 @@ class CaseDice:
                 best = (m.start(), side)
         if best and self.queues.get(best[1]):
             return best[1]
+        if self.queues.get(""):              # dice merged from a later step (a morale test)
+            return ""
         return next((k for k, q in self.queues.items() if q), next(iter(self.queues)))
 
     def faces(self, request):
@@ -144,7 +146,7 @@ class Runner:
 
     def _step_text(self, i):
         s = self.steps[i]
-        return ", ".join(f"{k}={v}" for k, v in s.items() if k != "expect")
+        return ", ".join(f"{k}={v}" for k, v in s.items() if k != "expect" and k[0] != "_")
 
     def run(self) -> None:
         try:
@@ -194,6 +196,7 @@ class Runner:
                 if nxt.get("unit") == s.get("unit") and nxt.get("action") in (
                         "move", "fire", "charge", "change_formation"):
                     nxt["dice"] = _join(s.get("dice"), nxt.get("dice"))
+                    nxt["_activation"] = True
                     s["_merged"] = True
 
     def _start_with_roll(self, step) -> None:
@@ -260,18 +263,22 @@ class Runner:
                           "before it to resolve it)", i)
             return
         action = self._action(i, step)
+        if verb == "melee" and step.get("expect_refused") is None:
+            self._engage(i, step, action)
         refused = step.get("expect_refused")
         if refused is not None:
+            words = [w for w in re.split(r"\W+", str(refused).lower()) if w]
             try:
                 self.session.check(action)
             except IllegalAction as exc:
-                words = [w for w in re.split(r"\W+", str(refused).lower()) if w]
                 reason = str(exc).lower()
                 missing = [w for w in words if w not in reason]
                 if missing:
                     self.fail(f"refused, but the reason {str(exc)!r} does not say "
                               f"{' '.join(missing)!r}", i)
                 return
+            if step.get("_activation"):
+                return self._failed_activation(i, step, action, words)
             self.fail(f"allowed {action.describe()}, which the text forbids "
                       f"(expected a refusal: {refused!r})", i)
         source = CaseDice(step.get("dice"), self.battle)
@@ -279,6 +286,39 @@ class Runner:
         if source.left():
             self.fail(f"left dice unused: {source.left()} (it asked for: "
                       f"{'; '.join(source.asked) or 'no dice'})", i)
+
+    def _engage(self, i, step, action) -> None:
+        """A case that starts with its charger already in contact (no charge step before the
+        melee) has no charge for the engine to find: its attackers are marked `charging`
+        the first defender, as the inch rulesets mark a charge that reached its target."""
+        try:
+            self.session.check(action)
+            return
+        except IllegalAction as exc:
+            if "no melee" not in str(exc):
+                return
+        charged = {s.get("unit") for s in self.steps[:i] if s.get("action") == "charge"}
+        for a in step.get("attackers") or ():
+            if a in self.battle.units and a not in charged and not mark(self.battle.units[a], "charging"):
+                self.battle.mark_unit(a, charging=action.defender)
+
+    def _failed_activation(self, i, step, action, words) -> None:
+        """An `activate` step's dice on an order the case expects refused: the engine
+        takes the test with the order (the order is legal, the dice stop it), so the
+        order is played and must end in an outcome naming the reason (a failed test)."""
+        source = CaseDice(step.get("dice"), self.battle)
+        uid = step.get("unit", "")
+        old = self.battle.units[uid].pos if uid in self.battle.units else None
+        new = [e.describe() for e in self._exec(action, source, i, action.describe())]
+        if source.left():
+            self.fail(f"left dice unused: {source.left()} (it asked for: "
+                      f"{'; '.join(source.asked) or 'no dice'})", i)
+        said = [e for e in new if all(w in e.lower() for w in words)]
+        stayed = old is None or self.battle.units[uid].pos == old
+        if not said or not stayed:
+            self.fail(f"played {action.describe()} after the activation dice "
+                      f"({'; '.join(new) or 'no events'}), which the text forbids "
+                      f"(expected the test to stop it: {' '.join(words)!r})", i)
 
     def _flow(self, i, step, verb) -> None:
         st = self.battle.state

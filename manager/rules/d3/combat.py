@@ -37,8 +37,7 @@ def shot(battle, unit, target) -> Strike:
     fp, tfp = footprint(battle, unit), footprint(battle, target)
     front = fp.front_centre()
     if not in_town(battle, unit):
-        need(angle_between(bearing(front, target.pos), unit.facing) <= FIRE_ARC + 1e-6
-             or tfp.polygon().distance(fp.front_edge()) < 1e-6,
+        need(in_arc(battle, unit, fp, tfp, front),
              f"{target.name} is outside the 45 degrees of {unit.name}'s front")
     from shapely.geometry import Point
     rng = tfp.polygon().distance(Point(front))
@@ -48,6 +47,20 @@ def shot(battle, unit, target) -> Strike:
         why = sight_refusal(battle, unit, target)
         need(not why, f"{unit.name} cannot see {target.name}: {why}")
     return Strike(SHOT_MINUS[t] + (1 if in_cover(battle, target) else 0))
+
+
+def in_arc(battle, unit, fp, tfp, front) -> bool:
+    """Within 45 degrees of the front: any part of the target's base in the quarter
+    circle ahead of the front centre (as range is taken to any part of it), or its
+    centre only (option `fire_arc`)."""
+    if battle.option("fire_arc", "any_part") == "centre":
+        return (angle_between(bearing(front, tfp.centre), unit.facing) <= FIRE_ARC + 1e-6
+                or tfp.polygon().distance(fp.front_edge()) < 1e-6)
+    from shapely.geometry import Polygon
+    reach = 2 * (battle.battlefield.width + battle.battlefield.height)
+    rim = [heading(unit.facing + a) for a in (-FIRE_ARC, -FIRE_ARC / 2, 0, FIRE_ARC / 2, FIRE_ARC)]
+    wedge = Polygon([front] + [(front[0] + hx * reach, front[1] + hy * reach) for hx, hy in rim])
+    return wedge.distance(tfp.polygon()) < 1e-6
 
 
 def check_fire(battle, action) -> None:

@@ -65,6 +65,9 @@ OPTIONS = (
     Option("flank_doubling", "after_modifiers", "A flank or rear charge doubles the hits "
            "after the -1s (D3+1-1 then x2) or before them.",
            ("after_modifiers", "before_modifiers")),
+    Option("fire_arc", "any_part", "Within 45 degrees of the front: any part of the "
+           "target's base (as range is measured to any part), or its centre.",
+           ("any_part", "centre")),
     Option("line_of_sight", "blocked", "The text is silent on sight: other units, woods, "
            "towns and higher hills between block a shot, or nothing does.",
            ("blocked", "none")),

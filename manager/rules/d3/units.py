@@ -71,8 +71,10 @@ def reroller(battle, unit, mode: str | None = None):
     within 12 inches), or None; none at all when re-rolls are off."""
     if (mode or battle.option("general_reroll")) == "never":
         return None
+    base = footprint(battle, unit).polygon()
     for l in sorted(battle.live_leaders(unit.side), key=lambda l: l.id):
-        if not l.rallied and distance(l.pos, unit.pos) <= GENERAL_REROLL_REACH:
+        # "within 12" of the unit": to the nearest part of its base, as range is measured
+        if not l.rallied and base.distance(Point(l.pos)) <= GENERAL_REROLL_REACH + 1e-6:
             return l
     return None
 
