@@ -198,6 +198,8 @@ class Runner:
                     nxt["dice"] = _join(s.get("dice"), nxt.get("dice"))
                     nxt["_activation"] = True
                     s["_merged"] = True
+            if s.get("action") == "activate" and not s.get("_merged"):
+                s["_activation"] = True              # alone: a move in place, tested
 
     def _start_with_roll(self, step) -> None:
         self.battle.set_info(_with_first(self.battle.info, "roll"))
@@ -283,9 +285,28 @@ class Runner:
                       f"(expected a refusal: {refused!r})", i)
         source = CaseDice(step.get("dice"), self.battle)
         self._exec(action, source, i, action.describe())
+        self._reroll_with_left(i, step, source)
         if source.left():
             self.fail(f"left dice unused: {source.left()} (it asked for: "
                       f"{'; '.join(source.asked) or 'no dice'})", i)
+
+    def _reroll_with_left(self, i, step, source) -> list:
+        """An activation step's dice are the test, then the general's re-roll if one is
+        taken: where the engine leaves the re-roll to the player (d3 `general_reroll =
+        choose`) and the step gives a die more, the first general able to re-rolls."""
+        if not (step.get("_activation") and source.left() and step.get("unit")):
+            return []
+        from manager.actions import action_from_dict
+        unit = self.battle.units.get(step["unit"])
+        for lid in sorted(l.id for l in self.battle.live_leaders(unit.side)):
+            try:
+                act = action_from_dict({"action": "RerollActivation", "leader": lid,
+                                        "unit": unit.id})
+                self.session.check(act)
+            except (IllegalAction, KeyError, ValueError, TypeError):
+                continue
+            return self._exec(act, source, i, act.describe())
+        return []
 
     def _engage(self, i, step, action) -> None:
         """A case that starts with its charger already in contact (no charge step before the
@@ -310,6 +331,7 @@ class Runner:
         uid = step.get("unit", "")
         old = self.battle.units[uid].pos if uid in self.battle.units else None
         new = [e.describe() for e in self._exec(action, source, i, action.describe())]
+        new += [e.describe() for e in self._reroll_with_left(i, step, source)]
         if source.left():
             self.fail(f"left dice unused: {source.left()} (it asked for: "
                       f"{'; '.join(source.asked) or 'no dice'})", i)

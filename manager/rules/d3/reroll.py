@@ -11,12 +11,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from shapely.geometry import Point
+
 from ...actions import action_from_dict, need, register
-from ...footprint import distance
+
 from ...game_actions import GameAction
 from ...model.forces import with_marks
 from .tables import GENERAL_REROLL_REACH
-from .units import Activation, event_modifier, taken
+from .units import Activation, event_modifier, footprint, taken
 
 
 @register
@@ -48,7 +50,7 @@ def check_reroll(battle, action) -> None:
     need(leader is not None and not leader.eliminated and leader.side == unit.side,
          f"there is no general {action.leader!r} on {unit.name}'s side")
     need(not leader.rallied, f"{leader.name} has used his re-roll this turn")
-    d = distance(leader.pos, unit.pos)
+    d = footprint(battle, unit).polygon().distance(Point(leader.pos))   # to the base's nearest part
     need(d <= GENERAL_REROLL_REACH + 1e-6, f"{leader.name} is {d:.1f} inches from "
          f"{unit.name}: a general re-rolls within {GENERAL_REROLL_REACH}")
 
