@@ -2,9 +2,17 @@
 
 The commanders come from each ruleset (`ruleset.commander(battle, side)`); this
 module knows nothing of any rules, only that a commander proposes actions.
+
+A commander keeps state within a phase (what it has decided, its plan as the phase
+began), and every commander starts a phase afresh. So its state is a function of the
+battle and its log: when the log is not where this autopilot left it (a reopened file,
+an undo, a move by hand, a new Autopilot), the active side's commander is rebuilt by
+replaying the current phase from its first entry, asking it once per logged action as
+the uninterrupted run did. Continuing is then the same as never stopping.
 """
 from __future__ import annotations
 
+from .dice import ReplaySource
 from .errors import IllegalAction
 from .game_actions import EndPhase, ResolveMelee, StartBattle
 
@@ -35,6 +43,33 @@ class Autopilot:
         self.sides = set(sides or battle.sides)
         self.commanders = {s: session.ruleset.commander(battle, s) for s in battle.sides}
         self.refused = 0            # proposals the rules turned down (should stay 0)
+        self._left_at = None        # the log as this autopilot last left it
+
+    def _where(self):
+        entries = self.session.entries
+        return len(entries), id(entries[-1]) if entries else None
+
+    def _resync(self) -> None:
+        """The active side's commander as an uninterrupted run would have it now."""
+        s = self.session
+        b = s.battle
+        key = (b.state.turn, b.state.phase, b.state.active)
+        start = n = len(s.entries)
+        while start > 0 and (s.entries[start - 1].turn, s.entries[start - 1].phase,
+                             s.entries[start - 1].side) == key:
+            start -= 1
+        probe = s.state_at(start)
+        commander = s.ruleset.commander(probe, b.state.active)
+        if start < n:
+            shadow = type(s).__new__(type(s))
+            shadow.battle, shadow.ruleset, shadow.entries = probe, s.ruleset, []
+            from .arrivals import BringOnArrival
+            for entry in s.entries[start:n]:
+                if not isinstance(entry.action, BringOnArrival):   # arrivals are not asked
+                    commander.next_action()        # asked once before each action, as then
+                shadow._apply(entry.action, ReplaySource(entry.rolls))
+        commander.battle = b
+        self.commanders[b.state.active] = commander
 
     def step(self) -> bool:
         """Execute one action for the side to move; False when it is not ours to play."""
@@ -44,6 +79,7 @@ class Autopilot:
             return False
         if not b.state.started:
             self.execute(StartBattle())
+            self._left_at = self._where()
             return True
         if b.state.active not in self.sides:
             return False
@@ -51,7 +87,10 @@ class Autopilot:
         due = due_arrivals(b, s.ruleset)
         if due:                     # reinforcements first: at the start of their side's move
             self.execute(BringOnArrival(due[0].id))
+            self._left_at = self._where()
             return True
+        if self._where() != self._left_at:
+            self._resync()
         action = self.commanders[b.state.active].next_action() or EndPhase()
         if isinstance(action, ResolveMelee):
             defender = b.units.get(action.defender)
@@ -68,6 +107,7 @@ class Autopilot:
             commander.done.add(getattr(action, "unit", None) or getattr(action, "leader", None))
             if self.refused > 10_000:
                 raise
+        self._left_at = self._where()
         return True
 
     def play_phase(self) -> None:
