@@ -20,7 +20,8 @@ from manager.model.forces import mark
 from manager.session import Session
 
 from .casebuild import BOX, CaseError, build_battle, facing_of, is_grid, point_of
-from .tables import TURN, engine_phase
+from .tables import (CHOICES, DEFAULT_FIELDS, MELEE_SETUP, MORALE, STATE_MARKS, STEP_PHASES,
+                     TURN, engine_phase)
 
 HERE = Path(__file__).parent
 RULESETS = ("morschauser", "d3", "quickplay", "featherstone", "harman")
@@ -244,6 +245,9 @@ class Runner:
                     self.battle.update_unit(u["id"], **{key: bool(value)})
                 elif key == "fire_hits":
                     self.battle.update_unit(u["id"], fire_hits=int(value))
+                elif key in STATE_MARKS.get(self.ruleset.id, {}):
+                    name, make = STATE_MARKS[self.ruleset.id][key]
+                    self.battle.mark_unit(u["id"], **{name: make(value, self.battle.state.turn)})
                 else:
                     self.battle.mark_unit(u["id"], **{key: value})
         for l in self.data.get("leaders", []):
@@ -260,10 +264,18 @@ class Runner:
         if verb in ("end_phase", "end_turn", "initiative"):
             return self._flow(i, step, verb)
         if verb == "morale":                         # nothing merged it: nothing to do
+            if step.get("dice") and self.ruleset.id in MORALE:
+                return self._morale_alone(i, step)
             if step.get("dice"):
                 self.fail("the runner cannot play a morale test on its own (no step "
                           "before it to resolve it)", i)
             return
+        self._step_phase(i, step)
+        self._choice(i, step)
+        if verb == "melee" and self.ruleset.id in MELEE_SETUP and step.get("defenders") and \
+                not any(m.defender == step["defenders"][0] for m in self.ruleset.melees(self.battle)):
+            MELEE_SETUP[self.ruleset.id](self.battle, list(step.get("attackers") or ()),
+                                         step["defenders"][0])
         action = self._action(i, step)
         if verb == "melee" and step.get("expect_refused") is None:
             self._engage(i, step, action)
@@ -342,6 +354,58 @@ class Runner:
                       f"({'; '.join(new) or 'no events'}), which the text forbids "
                       f"(expected the test to stop it: {' '.join(words)!r})", i)
 
+    def _morale_alone(self, i: int, step: dict) -> None:
+        """A morale test the case plays on its own (tables.MORALE), through the dice
+        service like any roll; not logged as an action."""
+        from manager.dice import Dice
+        source = CaseDice(step.get("dice"), self.battle)
+        events: list = []
+        try:
+            MORALE[self.ruleset.id](self.battle, self._unit(step["unit"], i),
+                                    step.get("column", "rally"), Dice(source, 0), events)
+        except (DiceError, ValueError) as exc:
+            self.fail(str(exc), i)
+        self.events += [e.describe() for e in events]
+        if source.left():
+            self.fail(f"left dice unused: {source.left()} (it asked for: "
+                      f"{'; '.join(source.asked) or 'no dice'})", i)
+
+    def _step_phase(self, i: int, step: dict) -> None:
+        """Step on to the phase the step's action is played in, for the acting side, where
+        the text's phase covers several of the engine's (tables.STEP_PHASES)."""
+        want = STEP_PHASES.get(self.ruleset.id, {}).get(step.get("action"))
+        if want is None:
+            return
+        who = step.get("unit") or step.get("leader") or (step.get("attackers") or [None])[0]
+        piece = self.battle.units.get(who) or self.battle.leaders.get(who)
+        if callable(want):
+            want = want(self.battle.units.get(who))
+        side = piece.side if piece is not None else self.battle.state.active
+        if step.get("action") == "melee":
+            side = self.battle.state.active if self.battle.state.phase == "melee" else \
+                self.battle.state.order[0]
+        order = [p.name for p in self.ruleset.phases]
+        st = self.battle.state
+        if (st.phase, st.active) == (want, side) or order.index(want) < order.index(st.phase):
+            return
+        self._advance(side, want, st.turn)
+
+    def _choice(self, i: int, step: dict) -> None:
+        """A player's choice the text leaves open (tables.CHOICES)."""
+        c = step.get("choice")
+        if not c:
+            step["_fields"] = DEFAULT_FIELDS.get(self.ruleset.id, {}).get(step.get("action"), {})
+            return
+        how = CHOICES.get(self.ruleset.id, {}).get((step.get("action"), c))
+        if how is None:
+            self.fail(f"the runner cannot play the choice {c!r} on a {step.get('action')} step "
+                      f"for {self.ruleset.id}", i)
+        if how[0] == "mark":
+            uid = step.get(how[1])
+            self.battle.mark_unit(uid, **how[2])
+        else:
+            step["_fields"] = how[1]
+
     def _flow(self, i, step, verb) -> None:
         st = self.battle.state
         if verb == "end_phase":
@@ -399,9 +463,10 @@ class Runner:
                 defenders = list(s.get("defenders") or [])
                 if not defenders:
                     self.fail("a melee step needs defenders", i)
-                return ga.ResolveMelee(defenders[0], tuple(s.get("joiners") or ()))
+                return ga.ResolveMelee(defenders[0], tuple(s.get("joiners") or ()),
+                                       **s.get("_fields", {}))
             if verb == "rally":
-                return ga.Rally(s.get("leader") or "", s["unit"])
+                return ga.Rally(s.get("leader") or "", s["unit"], s.get("influence"))
             if verb == "move_leader":
                 return ga.MoveLeader(s["leader"], self._where(s["to"], "move_leader"))
             if verb == "reroll":                     # a general's chosen re-roll (d3)

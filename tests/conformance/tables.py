@@ -29,7 +29,8 @@ PHASES = {
         "move": "moves", "moves": "moves", "movement": "moves", "other_moves": "moves",
         "fire_first": "fire_first", "stationary_fire": "fire_first", "fire": "fire",
         "firing": "fire", "moving_fire": "fire", "shooting": "fire", "melee": "melee",
-        "hand_to_hand": "melee",
+        "hand_to_hand": "melee", "combat": "fire_first", "move_charging_units": "charges",
+        "move_other_units": "moves",
     },
     "harman": {
         "artillery": "artillery", "artillery_fire": "artillery", "initiative": "initiative",
@@ -37,6 +38,76 @@ PHASES = {
         "melee": "move", "rally": "move",
     },
 }
+
+# The phase a step's action is played in, where one text phase covers several engine
+# phases (Featherstone's "combat": stationary fire, moving fire, melee): the runner steps
+# on to it, for the acting side, before the step. A callable gets the acting unit.
+STEP_PHASES = {
+    "featherstone": {
+        "fire": lambda unit: "fire" if unit is not None and unit.moved else "fire_first",
+        "melee": "melee", "charge": "charges", "move": "moves", "change_formation": "moves",
+        "move_leader": "generals", "rally": "rally",
+    },
+}
+
+# Marks a case's `state` may give by the text's words, as the ruleset keeps them:
+# key -> (mark, how its value is made from the case's value and the turn)
+STATE_MARKS = {
+    "featherstone": {
+        "fired_last_turn": ("fired_turn", lambda v, turn: turn - 1 if v else None),
+        "shots_fired": ("shots", lambda v, turn: int(v)),
+        "impetuous_last_turn": ("impetuous", lambda v, turn: turn - 1 if v else None),
+    },
+}
+
+# A step's `choice` (what the text leaves to the player) as the ruleset plays it:
+# (verb, choice) -> ("mark", unit key, {mark: value}) set before the step, or
+# ("field", {action field: value or "winners"}) on the step's action.
+CHOICES = {
+    "featherstone": {
+        ("charge", "stand"): ("mark", "target", {"stand_ground": True}),
+        ("charge", "evade"): ("mark", "target", {"stand_ground": None}),
+        ("melee", "pursue"): ("field", {"pursue": None}),
+        ("melee", "hold"): ("field", {"pursue": ()}),
+    },
+}
+
+# A step's fields when the case makes no choice: what a player who says nothing does
+# (Featherstone's infantry "may" pursue: a case that does not choose "pursue" does not).
+DEFAULT_FIELDS = {"featherstone": {"melee": {"pursue": ()}}}
+
+
+
+def _featherstone_morale(battle, unit, column, dice, events):
+    """A test on the Lost Melee column played alone (the text's table, without the melee
+    that called for it): the loser faces the nearest enemy."""
+    from manager.rules.featherstone.melee import lost_melee
+    from manager.rules.featherstone.morale import apply_rally, check
+    from manager.rules.featherstone.state import nearest_enemy
+    if column in ("lost_melee", "lost melee"):
+        lost_melee(battle, unit, nearest_enemy(battle, unit), dice, events)
+    elif column == "rally":
+        _, result, _ = check(battle, unit, "rally", dice, events)
+        apply_rally(battle, unit, result, dice, events)
+    else:
+        raise ValueError(f"the runner plays the {column!r} column only through a charge")
+
+
+# A `morale` step no other step resolves: how the ruleset plays it alone.
+MORALE = {"featherstone": _featherstone_morale}
+
+
+def _featherstone_melee(battle, attackers, defender):
+    """A melee step between units already in contact, with no charge this turn: the
+    engine fights melees that charges bring, so the attackers are marked as charging."""
+    for a in attackers:
+        battle.mark_unit(a, charging=defender,
+                         charge_strength=battle.units[a].hits)
+    battle.mark_unit(defender, reaction="stand")
+
+
+# A melee step where the engine has no melee yet (units set up in contact).
+MELEE_SETUP = {"featherstone": _featherstone_melee}
 
 # "player": a turn is one side's go; "game": both sides' (the initiative rulesets)
 TURN = {"morschauser": "player", "d3": "player", "quickplay": "game",

@@ -79,10 +79,10 @@ def test_victorious_cavalry_pursue_the_rest_of_their_move_plus_the_dice():
     b = s.battle.units["b"]
     assert abs(b.y - 14.0) < 0.05 and abs(mark(b, "used") - 0.5) < 0.01
     to(s, "melee")
-    # blue 5 dice (figures double vs foot): 1,1,1,1,1 = 5 hits, red saves none;
-    # red 2 dice halved (disordered): 4,4 = 8 -> 4, blue saves none. 5+1 beats 4+1.
+    # blue 5 dice (figures double vs foot): 1,1,1,1,1 = 5 hits; red 2 dice halved
+    # (disordered): 4,4 = 8 -> 4; red saves none of 5, blue none of 4. 5+1 beats 4+1.
     # red's lost melee: 1 + 1 - 3 (19 of 24 lost) = 0: disperses. Pursuit 2D6 = 1, 1.
-    src.push(1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 4, 4, 1, 1, 1, 1, 1, 1, 1)
+    src.push(1, 1, 1, 1, 1, 4, 4, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)
     s.execute(ga.ResolveMelee("r"))
     assert s.battle.units["r"].eliminated
     assert abs(s.battle.units["b"].y - (14.0 - 8.0)) < 0.05     # 6 + 1 + 1 inches

@@ -36,7 +36,7 @@ def test_the_charged_unit_checks_at_once_and_a_stand_brings_a_melee():
     # red 2, 5 -> 2 hits; blue saves 1, 1 -> 2 lost
     # scores: blue 6 + 1 = 7, red 2 + 1 = 3: red loses; lost melee 3 + 1 - 3 (75%) = 1: rout
     # rout: D6 = 2 figures more
-    src.push(4, 3, 5, 1, 1, 1, 1, 1, 1, 2, 5, 1, 1, 3, 2)
+    src.push(4, 3, 2, 5, 5, 1, 1, 1, 1, 1, 1, 1, 1, 3, 2)   # both strike, then both save
     s.execute(ga.ResolveMelee("r"))
     r, b = s.battle.units["r"], s.battle.units["b"]
     assert (r.hits, b.hits) == (2, 8)
@@ -122,7 +122,7 @@ def test_cavalry_must_inflict_four_on_a_square_or_recoil():
         s.execute(ga.EndPhase())
     # cavalry 2 dice: 3, 3 -> 6 hits halved -> 3; the square saves none (1,1,1): 3 < 4
     # square 12 figures fight -> 2 dice: 6, 6 -> 0 hits
-    src.push(3, 3, 1, 1, 1, 6, 6)
+    src.push(3, 3, 6, 6, 1, 1, 1)           # both strike, then the saves
     s.execute(ga.ResolveMelee("r"))
     assert s.battle.units["b"].y > 20 and s.battle.units["b"].disordered
     assert s.battle.units["r"].hits == 21
@@ -134,7 +134,7 @@ def test_grenadiers_re_roll_a_missed_die():
     s.execute(ga.Charge("b", "r"))
     while s.battle.state.phase != "melee":
         s.execute(ga.EndPhase())
-    src.push(6, 2, 3, *[1] * 5, 6, 6, 6, 6, 6, 6)  # the 6 is re-rolled into a 3: 5 hits
+    src.push(6, 2, 3, 6, 6, *[1] * 5, 6, 6, 6, 6)  # the 6 re-rolled into a 3: 5 hits
     events = s.execute(ga.ResolveMelee("r"))
     assert any("re-rolled a 6" in e.describe() for e in events)
     assert s.battle.units["r"].hits == 5

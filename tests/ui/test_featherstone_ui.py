@@ -45,7 +45,7 @@ def test_a_charge_from_the_turn_runner_and_a_move_by_drag(open_window, qtbot):
     w.doc.message.connect(msgs.append)
     u = b.units["fr-4leger"]
     drag(qtbot, w.view.viewport(), at(w, u.x, u.y), at(w, u.x, u.y - 5))
-    assert b.units["fr-4leger"].y == 37.5 and "needs 8.0 inches and has 6.0" in msgs[-1]
+    assert b.units["fr-4leger"].y == 37.5 and "needs 8.0 inches of move and has 6.0" in msgs[-1]
     drag(qtbot, w.view.viewport(), at(w, u.x, u.y), at(w, u.x, u.y - 2.5))
     assert abs(b.units["fr-4leger"].y - 35.0) < 0.2
     assert w.doc.session.entries[-1].action.verb == "MoveUnit"

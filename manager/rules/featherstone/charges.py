@@ -54,7 +54,7 @@ def charge_path(battle, unit, target):
 
 def check_charge(battle, action) -> None:
     unit = own_unit(battle, action.unit)
-    need(arm(unit) in ("infantry", "cavalry"), "only foot and horse charge")
+    need(arm(unit) in ("infantry", "cavalry"), "only foot and horse charge, not artillery")
     need(unit.moved == 0 and not mark(unit, "charging"), f"{unit.name} has already moved")
     need(not engaged(battle, unit), f"{unit.name} is locked in a melee")
     need(unit.formation not in ("square", "march_column"),
@@ -68,7 +68,7 @@ def check_charge(battle, action) -> None:
     need(not mark(target, "sheltered"), f"{target.name}'s crew have left the gun")
     spot, way, cost, rate = charge_path(battle, unit, target)
     need(cost <= rate + 1e-6, f"{target.name} is {cost:.1f} inches of charge away; "
-         f"{unit.name} charges {rate:g}")
+         f"{unit.name} charges {rate:g} (one move)")
     end = footprint(battle, unit, x=spot[0], y=spot[1], facing=way)
     why = _path_refusal(battle, unit, target, end)
     need(not why, f"{unit.name} cannot charge {target.name}: {why}")
@@ -198,6 +198,8 @@ def evade_moves(battle, unit, target) -> float:
     possible": as far as keeps them 2 inches beyond the charger's reach, at most a move
     (as a fraction of the move `retreat` measures)."""
     from .tables import EVADE_CLEAR
+    if battle.option("evade") == "full":
+        return 1.0
     spot, way, cost, rate = charge_path(battle, unit, target)
     full = max(move_rate(target), move_rate(target, "line"))
     want = max(rate - cost, 0.0) + EVADE_CLEAR + 0.05
@@ -235,7 +237,8 @@ def reaction_for(battle, unit, target, column: str, score: int):
     if result == "fall_back":
         return "fell back", None, True, False
     t_arm, cav_charge = arm(target), arm(unit) == "cavalry"
-    reaction = {"waver": "waver", "stand": "stand", "stand_first_fire": "first_fire"}.get(result)
+    reaction = {"waver": "waver", "waver_steady": "waver", "stand": "stand",
+                "stand_first_fire": "first_fire"}.get(result)
     if result == "counter":
         if t_arm == "cavalry" and cav_charge:
             reaction = "counter"
@@ -249,7 +252,7 @@ def reaction_for(battle, unit, target, column: str, score: int):
     if reaction == "first_fire" and (target.moved or t_arm != "infantry"):
         reaction = "stand"               # first fire: foot that did not move (horse does not
                                          # shoot: it meets the charge)
-    return "", reaction, result == "waver", square
+    return "", reaction, result == "waver", square   # waver_steady: not disordered
 
 
 def _charged_result(battle, unit, target, dice, events):

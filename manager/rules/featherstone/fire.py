@@ -93,13 +93,13 @@ def shot_spec(battle, unit, target, support: bool = False, force_band: str = "")
         need(off <= FIRE_ARC + 1e-6 or rng <= 1e-6,
              f"{target.name} is outside {unit.name}'s arc of fire")
     why = sight_refusal(battle, unit, target)
-    need(not why, f"{unit.name} cannot see {target.name}: {why}")
+    need(not why, f"no line of sight: {unit.name} cannot see {target.name}: {why}")
     flank = aspect(tfp, unit.pos) != "front"
     save, bonus = save_for(battle, target, True, unit.pos)
     if arm(unit) == "artillery":
         ranges = ARTILLERY_RANGES[profile(unit)["weapon"]]
         band = force_band or next((b for b, r in zip(ARTILLERY_BANDS, ranges) if rng <= r), "")
-        need(band, f"{target.name} is {rng:.1f} inches away, beyond {unit.name}'s "
+        need(band, f"out of range: {target.name} is {rng:.1f} inches away, beyond {unit.name}'s "
              f"{ranges[-1]} inches")
         close = band == "canister" and rng <= CLOSE_CANISTER
         bonus_dmg = 0
@@ -120,7 +120,7 @@ def shot_spec(battle, unit, target, support: bool = False, force_band: str = "")
         band = force_band
     else:
         hit = next(((lim, n) for lim, n in table if rng <= lim), None)
-        need(hit is not None, f"{target.name} is {rng:.1f} inches away, beyond "
+        need(hit is not None, f"out of range: {target.name} is {rng:.1f} inches away, beyond "
              f"{unit.name}'s {table[-1][0]} inches")
         limit, number = hit
         band = {4: "short", 3: "medium", 2: "long"}[number]
@@ -143,14 +143,14 @@ def may_fire(battle, unit) -> str:
     """Why the unit cannot shoot in this step ('' when it can)."""
     phase = battle.state.phase
     if arm(unit) == "cavalry":
-        return f"{unit.name} is cavalry: horse fights with the sword, not the carbine"
+        return f"{unit.name} is cavalry: horse does not fire, it fights with the sword"
     if engaged(battle, unit):
         return f"{unit.name} is locked in a melee"
     if mark(unit, "sheltered"):
         return f"{unit.name}'s crew are sheltering"
     if arm(unit) == "artillery":
         if mark(unit, "shots", 0) >= SHOTS_PER_BATTERY:
-            return f"{unit.name} has fired its {SHOTS_PER_BATTERY} rounds"
+            return f"{unit.name} has fired all its {SHOTS_PER_BATTERY} shots"
         c = crew(unit)
         half = mark(unit, "used", 0.0) <= 0.5 + 1e-9
         small_turn = mark(unit, "turned", 0) <= 45 + 1e-9
@@ -160,11 +160,11 @@ def may_fire(battle, unit) -> str:
         elif c >= 3 and not half:
             return f"{unit.name} moved more than half its move: it may not fire"
         elif c >= 3 and not small_turn:
-            return f"{unit.name} turned more than 45 degrees: it may not fire"
+            return f"{unit.name} changed facing by more than 45 degrees: it may not fire"
         if c == 2 and unit.moved:
-            return f"{unit.name} has two gunners: it may move or fire, not both"
+            return f"{unit.name} has a crew of two: it may move or fire, not both"
         if c == 1 and mark(unit, "fired_turn", -9) == battle.state.turn - 1:
-            return f"{unit.name} has one gunner: it fires every other turn"
+            return f"{unit.name} has a crew of one: it fires every other turn"
     elif dice_for(firing_figures(unit, mark(unit, "strength", unit.hits))) == 0:
         return f"{unit.name} has too few figures to shoot"
     if phase == "fire_first" and unit.moved:
@@ -180,7 +180,7 @@ def may_fire_supporting(battle, unit) -> str:
     """Why the unit cannot fire in support of a melee ('' when it can)."""
     if arm(unit) == "cavalry" or unit.moved or unit.fired or engaged(battle, unit) \
             or mark(unit, "sheltered"):
-        return f"{unit.name} moved, fired or is fighting"
+        return f"{unit.name} moved, fired or is fighting: no support fire"
     if arm(unit) == "artillery":
         if mark(unit, "shots", 0) >= SHOTS_PER_BATTERY:
             return f"{unit.name} has no rounds left"
@@ -201,7 +201,8 @@ def check_fire(battle, action) -> None:
     need(not mark(target, "sheltered"), f"{target.name}'s crew are sheltering")
     if unit.formation == "square":
         face = square_face(battle, unit, target)
-        need(face not in mark(unit, "faces", ()), f"that face of {unit.name}'s square has fired")
+        need(face not in mark(unit, "faces", ()), f"that side (face) of {unit.name}'s square "
+             "has fired")
     shot_spec(battle, unit, target)
 
 

@@ -177,21 +177,26 @@ def resolve_melee(battle, action, dice) -> list:
         for a in live:
             s = striker(battle, a, d, a.hits, True)
             a_hits += roll_strike(battle, s, d, dice, events)
-        a_lost = saving_rolls(battle, d, a_hits, dice, False, events, lead.pos)
         hits_on[d.id] += a_hits
-        inflicted["a"] += a_lost
+        a_lost = 0
         if first == "a":                        # the first strike lands before the reply
+            a_lost = saving_rolls(battle, d, a_hits, dice, False, events, lead.pos)
             take_casualties(battle, d.id, a_lost, events, dice=dice)
         d_now = battle.units[d.id]
         lead_now = battle.units[lead.id]
+        lost = 0
         if first != "d" and live and reaction != "caught" and not d_now.eliminated \
-                and not lead_now.eliminated:
+                and not lead_now.eliminated:     # both strike, then both save (as shooting)
             s = striker(battle, d_now, lead_now, d_now.hits, reaction == "counter")
             d_hits = roll_strike(battle, s, lead_now, dice, events)
-            lost = saving_rolls(battle, lead_now, d_hits, dice, False, events, d.pos)
             hits_on[lead.id] += d_hits
-            inflicted["d"] += lost
-            take_casualties(battle, lead.id, lost, events, dice=dice)
+        if first != "a":
+            a_lost = saving_rolls(battle, d, a_hits, dice, False, events, lead.pos)
+        if d_hits and first != "d":
+            lost = saving_rolls(battle, lead_now, d_hits, dice, False, events, d.pos)
+        inflicted["a"] += a_lost
+        inflicted["d"] += lost
+        take_casualties(battle, lead.id, lost, events, dice=dice)
         if first != "a":
             take_casualties(battle, d.id, a_lost, events, dice=dice)
         _decide(battle, m, d, attackers, inflicted, a_lost, dice, events, action.pursue)
@@ -254,24 +259,30 @@ def _decide(battle, m, d, attackers, inflicted, a_lost, dice, events, pursue=Non
     losers, winners = (live_a, [d_now]) if score_a <= score_d else ([d_now], live_a)
     for u in losers:
         u = battle.units[u.id]
-        if u.eliminated:
-            continue
-        enemy = winners[0]
-        _, result, _ = check(battle, u, "lost_melee", dice, events)
-        if result == "disperse":
-            eliminate(battle, u.id, events, "disperses or surrenders", dice=dice)
-        elif result == "rout":
-            lost = dice.d6(f"rout losses: {u.name}")
-            if not take_casualties(battle, u.id, lost, events, dice=dice):
-                retreat(battle, u.id, enemy.pos, 2, "away", "routs", events, dice=dice)
-        else:
-            retreat(battle, u.id, enemy.pos, 1, "enemy", "falls back", events, dice=dice)
-            if not battle.units[u.id].eliminated:
-                battle.update_unit(u.id, disordered=True)
+        if not u.eliminated:
+            lost_melee(battle, u, winners[0], dice, events)
     if battle.option("pursuit"):
         for w in winners:                # infantry "may" pursue: the player's choice;
             if arm(w) == "cavalry" or pursue is None or w.id in pursue:   # horse "will"
                 pursue_unit(battle, battle.units[w.id], dice, events)
+
+
+def lost_melee(battle, u, enemy, dice, events: list) -> str:
+    """The loser's roll on the Lost Melee column and what it does; the result's name."""
+    _, result, _ = check(battle, u, "lost_melee", dice, events)
+    if result == "disperse":
+        eliminate(battle, u.id, events, "disperses or surrenders", dice=dice)
+    elif result == "rout":
+        lost = dice.d6(f"rout losses: {u.name}")
+        if not take_casualties(battle, u.id, lost, events, dice=dice):
+            retreat(battle, u.id, enemy.pos, 2, "away", "routs", events, dice=dice)
+    elif result == "stand_ground":               # option morale_table = stand_ground
+        battle.update_unit(u.id, disordered=True)
+    else:
+        retreat(battle, u.id, enemy.pos, 1, "enemy", "falls back", events, dice=dice)
+        if not battle.units[u.id].eliminated:
+            battle.update_unit(u.id, disordered=True)
+    return result
 
 
 def pursue_unit(battle, unit, dice, events) -> None:

@@ -29,6 +29,7 @@ LABELS = {"disperse": "disperses", "rout": "routs 2 moves and loses D6 figures",
           "rally_hold": "rallies, no move", "rally_half": "rallies, half move",
           "rally_full": "rallies, full move", "rally_charge": "rallies and must charge",
           "break": "breaks 2 moves", "waver": "wavers, stands in disorder",
+          "waver_steady": "wavers, stands", "stand_ground": "stands ground in disorder",
           "stand": "stands (simultaneous melee)", "stand_first_fire": "stands, fires first",
           "counter": "counter-charges, stands or forms square"}
 
@@ -37,10 +38,14 @@ def column_table(battle, column: str) -> dict:
     if column == "rally":
         return RALLY
     if column == "charged":
+        if battle.option("morale_table") == "stand_ground":
+            return {**CHARGED, 4: "waver_steady"}
         return CHARGED
     table = dict(LOST_MELEE)
     if battle.option("lost_melee_two") == "fall_back":
         table[2] = "fall_back"
+    if battle.option("morale_table") == "stand_ground":
+        table.update({4: "stand_ground", 5: "stand_ground", 6: "stand_ground", 7: "stand_ground"})
     return table
 
 

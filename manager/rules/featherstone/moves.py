@@ -149,7 +149,7 @@ def check_move_unit(battle, action) -> None:
     need(not mark(unit, "sheltered"), f"{unit.name}'s crew are sheltering")
     need(mark(unit, "allow", 1) > 0, f"{unit.name} may not move this turn (its rally result)")
     if arm(unit) == "artillery":
-        need(crew(unit) >= 2, f"{unit.name} has one gunner left: the gun cannot be moved")
+        need(crew(unit) >= 2, f"{unit.name} has a crew of one left: the gun cannot be moved")
     if action.formation and action.formation != unit.formation:
         need(action.formation in formations_for(battle, unit),
              f"{unit.name} cannot form {action.formation}")
@@ -162,6 +162,7 @@ def check_move_unit(battle, action) -> None:
     budget = p.rate * mark(unit, "allow", 1) * (1 - used)
     need(p.cost <= budget + 1e-6,
          f"{unit.name} needs {p.cost:.1f} inches{' (half rate)' if p.kind == 'half' else ''}"
+         " of move"
          f" and has {max(budget, 0):.1f}")
     end = footprint(battle, unit, x=action.to[0], y=action.to[1], facing=action.facing,
                     formation=action.formation or unit.formation)
@@ -193,7 +194,8 @@ def check_change_formation(battle, action) -> None:
     unit = own_unit(battle, action.unit)
     need(not engaged(battle, unit), f"{unit.name} is locked in a melee")
     need(action.formation in formations_for(battle, unit),
-         f"{unit.name} may form {', '.join(formations_for(battle, unit))}")
+         f"{unit.name} may not take that formation: it may form "
+         f"{', '.join(formations_for(battle, unit))}")
     need(action.formation != unit.formation, f"{unit.name} is already in {unit.formation}")
     need(mark(unit, "allow", 1) > 0, f"{unit.name} may not move this turn (its rally result)")
     need(mark(unit, "used", 0.0) <= 0.5, f"{unit.name} has no half move left to re-form")

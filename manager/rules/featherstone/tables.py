@@ -124,6 +124,11 @@ OPTIONS = (
            "summary sheet).", ("canister", "close_canister")),
     Option("lost_melee_two", "rout", "Lost Melee column at 2: the table's blank cell read "
            "as the row above (rout) or the row below (fall back).", ("rout", "fall_back")),
+    Option("morale_table", "withdrawal", "How the flattened morale table's blank cells are "
+           "read: Charged 4 wavers in disorder and Lost Melee 3-7 fall back a move in "
+           "disorder (the 'orderly withdrawal' the text promises a losing guard), or Charged 4 "
+           "wavers without disorder and Lost Melee 4-7 stand ground in disorder (the cells "
+           "read left to right along each row).", ("withdrawal", "stand_ground")),
     Option("charger_check", "charged_column", "A charger that takes casualties from the "
            "defenders' fire checks on the Charged column, or does not check.",
            ("charged_column", "none")),
@@ -132,6 +137,9 @@ OPTIONS = (
     Option("gun_move_fire", "both", "Guns fire if they moved no more than half AND turned "
            "45 degrees or less (both limits), or if either holds (a gun that moved a full "
            "move straight ahead may still fire).", ("both", "either")),
+    Option("evade", "clear", "Skirmishers evading a charge go as far as keeps them more "
+           "than 2 inches beyond the charger's reach, up to a full move (clear), or always "
+           "a full move (full).", ("clear", "full")),
     Option("pursuit", True, "Victorious units pursue (infantry 1D6 inches, cavalry the "
            "rest of their move + 1D6, or 2D6 if impetuous)."),
     Option("support_fire", True, "Units that did not move and can see the fight fire in "
