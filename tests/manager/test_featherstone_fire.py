@@ -167,7 +167,7 @@ def test_ten_shots_a_battery_and_crew_rules():
                      piece("r", "red", "line_infantry", (20, 15))], FS)
     s, src = session_at(b, "fire_first", side="blue")
     s.battle.mark_unit("g", shots=10)
-    with pytest.raises(IllegalAction, match="10 rounds"):
+    with pytest.raises(IllegalAction, match="10 shots"):
         s.check(ga.Fire("g", "r"))
     s.battle.mark_unit("g", shots=0)
     s.battle.update_unit("g", hits=2, moved=1)
