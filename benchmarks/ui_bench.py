@@ -129,6 +129,7 @@ def measure(path: Path, repeat: int) -> dict:
             t = time.perf_counter()
             action, why = tool.best_action(u.id, to)
             drops.append(time.perf_counter() - t)
+    doc.undo_stack.setClean()           # no "save before closing?" question offscreen
     w.close()
     return {"units": len(doc.battle.units), "open_s": statistics.median(opens),
             "pan_ms_median": 1000 * statistics.median(pans), "pan_ms_p90": 1000 * sorted(pans)[int(0.9 * len(pans))],

@@ -103,6 +103,10 @@ class MainWindow(QMainWindow):
             if self.isVisible():
                 self._default_dock_widths()
         self.docks["OobDock"].place_requested.connect(self._place_in)
+        turn = self.docks["TurnDock"]
+        turn.aim.connect(self.scene.overlays.show_aim)
+        turn.acted.connect(self.scene.overlays.flash)
+        turn._show_odds()                # the aim line for the order already shown
         self.tools = {cls.name: cls(doc, self.scene, self.view) for cls in TOOLS}
         self._tool_options = {n: (t.options() if hasattr(t, "options") else None)
                               for n, t in self.tools.items()}

@@ -103,3 +103,65 @@ def _generic(battle, action, also=None) -> str:
     who = [name(battle, getattr(action, f), also) for f in ("unit", "leader", "target")
            if isinstance(getattr(action, f, None), str) and getattr(action, f)]
     return words.capitalize() + (": " + ", ".join(who) if who else "")
+
+
+# Counters at the fit-all zoom carry a short designation: "IV Line 5" -> "IV Ln5",
+# "4th Col Line 3" -> "4C Ln3", "Rus.Gd Guard Foot 1" -> "RG GdF1" (full name on hover).
+ABBREVIATIONS = {
+    "line": "Ln", "light": "Lt", "heavy": "Hv", "horse": "H", "foot": "F", "battery": "B",
+    "batteries": "Btys", "guard": "Gd", "grenadiers": "Gr", "grenadier": "Gr", "col": "C",
+    "column": "C", "old": "O", "young": "Y", "hussars": "Hus", "dragoons": "Dr",
+    "cuirassiers": "Cu", "chasseurs": "Ch", "uhlans": "Uh", "cossacks": "Cos",
+    "infantry": "Inf", "cavalry": "Cav", "artillery": "Art", "militia": "Mil", "rifles": "Rf",
+    "brigade": "Bde", "battalion": "Bn", "regiment": "Rgt", "division": "Div",
+    "voltigeurs": "Vlt", "skirmishers": "Sk", "jäger": "Jg", "jager": "Jg", "musketeers": "Mus",
+    "of": "", "the": "", "à": "", "a": "", "on": "", "and": "", "de": "", "la": "", "le": "",
+}
+ROMAN = {"I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII"}
+
+
+def _abbrev(word: str) -> str:
+    digits = "".join(c for c in word if c.isdigit())
+    if digits:
+        return digits
+    if word in ROMAN:
+        return word
+    if "." in word:
+        return "".join(part[:1].upper() for part in word.split(".") if part)
+    if word in PHRASES.values():
+        return word
+    key = word.lower().strip("'’s,")
+    if key in ABBREVIATIONS:
+        return ABBREVIATIONS[key]
+    return word[:3].capitalize()
+
+
+PHRASES = {"light horse": "LH", "heavy horse": "HH", "foot battery": "FB",
+           "horse battery": "HB", "guard foot": "GF", "guard horse": "GH",
+           "foot artillery": "FA", "horse artillery": "HA"}
+
+
+def short_name(name: str, limit: int = 8) -> str:
+    """A counter's short designation: the command's tag, the arm, the number."""
+    text = " " + name.replace("(", " ").replace(")", " ") + " "
+    for phrase, short in PHRASES.items():     # two-word arms first: "Foot Battery" -> FB
+        at = text.lower().find(f" {phrase} ")
+        if at >= 0:
+            text = text[:at + 1] + short + text[at + 1 + len(phrase):]
+    words = text.split()
+    if not words:
+        return ""
+    tag = ""
+    first = words[0]
+    if first in ROMAN or "." in first:
+        tag, words = _abbrev(first), words[1:]
+    elif any(c.isdigit() for c in first) and len(words) > 2 and first[-2:] in ("st", "nd", "rd", "th"):
+        tag, words = _abbrev(first) + _abbrev(words[1]), words[2:]
+    parts: list[str] = []
+    for w in words:
+        a = _abbrev(w)
+        if a and (not parts or parts[-1] != a):
+            parts.append(a)
+    rest = "".join(parts)
+    text = f"{tag} {rest}".strip() if tag else rest
+    return text[:limit]

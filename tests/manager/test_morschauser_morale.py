@@ -183,3 +183,30 @@ def test_army_composition_refuses_british_militia():
     s = Session(b, QueueSource())
     with pytest.raises(IllegalAction, match="Great Britain fields no Militia"):
         s.execute(ga.StartBattle())
+
+
+@pytest.mark.parametrize("quality,hits,trait", [(3, 2, ""), (5, 1, ""), (6, 4, ""),
+                                                (3, 1, "archduke_charles")])
+def test_rally_odds_match_the_resolver_face_by_face(quality, hits, trait):
+    """The exact rally odds (issue 21: the turn runner shows them) agree with what the
+    resolver does on every combination of faces."""
+    from fractions import Fraction
+    from itertools import product
+    opts = {"national_characteristics": True}
+    units = [unit("b", "blue", "grenadiers", (5, 5), hits=hits)]
+    gens = {"blue": {"trait": trait, "at": [4, 5]}} if trait else None
+
+    def fresh():
+        return build(units, options=opts, generals=gens,
+                     leaders=None if trait else {"b1": {"at": (3, 5), "quality": quality}})
+    leader = "blue-gen" if trait else "b1-ldr"
+    s, _ = session(fresh(), [], phase="rally")
+    odds = s.ruleset.odds(s.battle, ga.Rally(leader, "b"))
+    n = 1                                   # one die an attempt (Karl makes two attempts)
+    seen = [Fraction(0)] * 7
+    for faces in product(range(1, 7), repeat=n):
+        probe, _ = session(fresh(), list(faces), phase="rally")
+        probe.execute(ga.Rally(leader, "b"))
+        seen[probe.battle.units["b"].hits - hits] += Fraction(1, 6 ** n)
+    dist = odds.lines[0].dist.probabilities()
+    assert [Fraction(p) for p in dist] == seen[:len(dist)] and sum(seen[len(dist):]) == 0

@@ -10,6 +10,8 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPainte
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QStyle
 
+from ..wording import short_name
+
 RESOURCES = Path(__file__).resolve().parents[2] / "resources"
 _SYMBOLS: dict[str, QPixmap] = {}
 
@@ -68,6 +70,13 @@ class UnitItem(QGraphicsItem):
         self._label = unit.name
         self._text_cache = None
         self._hits = f"{unit.hits}/{unit.max_hits}"
+        # at the fit-all zoom: short designation over strength ("IV Ln5" / "4"), or
+        # without the command's tag ("Ln5") when the counter is too small for it
+        full = short_name(unit.name)
+        core = full.split(" ", 1)[-1]
+        metrics = compact_font()[1]
+        self._compact = [(metrics.horizontalAdvance(t) + 3, t) for t in dict.fromkeys((full, core))]
+        self._strength = str(unit.hits)
         self._arm = arm
         self._shaken, self._disordered = shaken, unit.disordered
         fill = QColor(self._colour).lighter(140) if shaken else QColor(self._colour)
@@ -110,10 +119,12 @@ class UnitItem(QGraphicsItem):
             p.setPen(DISORDER_PEN)
             p.setBrush(Qt.NoBrush)
             p.drawRect(r.adjusted(-0.12, -0.12, 0.12, 0.12))
-        if lod > 4:
+        mode = self.label_mode(lod)
+        if mode == "full":
             p.drawPixmap(self._sym, symbol(self._arm), SYMBOL_SOURCE)
-        if lod > 9:
             self._paint_text(p, lod)
+        elif mode == "compact":
+            self._paint_compact(p, max(r.width(), r.height()) * lod)
         if self.illegal:
             p.setPen(ILLEGAL_PEN)
             p.setBrush(Qt.NoBrush)
@@ -122,6 +133,40 @@ class UnitItem(QGraphicsItem):
             p.setPen(SELECTED_PEN)
             p.setBrush(Qt.NoBrush)
             p.drawRect(r.adjusted(-0.15, -0.15, 0.15, 0.15))
+
+    def label_mode(self, lod: float) -> str:
+        """"full" (symbol, name, hits inside the counter) when its text would be
+        readable, "compact" (short designation over strength) when not, "none" when the
+        whole table is a few hundred pixels wide."""
+        r = self._rect
+        text_px = r.height() * 0.34 * lod
+        room_px = (r.right() - self._sym.right() - 0.1) * lod
+        if text_px >= COMPACT_BELOW_PX and room_px >= 2.5 * text_px:
+            return "full"
+        return "compact" if lod >= COMPACT_FROM_LOD else "none"
+
+    def compact_text(self, lod: float) -> tuple[str, str]:
+        """(designation, strength) as the compact label shows them at this zoom."""
+        room = max(self._rect.width(), self._rect.height()) * lod
+        return next((t for w, t in self._compact if w <= room + 2), self._compact[-1][1]), self._strength
+
+    def _paint_compact(self, p: QPainter, room: float) -> None:
+        """Short designation over strength at a readable size, level whatever the facing,
+        on a plate of the counter's colour no wider than the counter's long side allows."""
+        width, text = next(((w, t) for w, t in self._compact if w <= room + 2), self._compact[-1])
+        centre = p.worldTransform().map(QPointF(0, 0))
+        p.save()
+        p.resetTransform()
+        w, h = max(width, room * 0.6), 2 * COMPACT_PX + 2
+        plate = QRectF(centre.x() - w / 2, centre.y() - h / 2, w, h)
+        p.setPen(Qt.NoPen)
+        p.setBrush(self._brush)
+        p.drawRect(plate)
+        p.setFont(compact_font()[0])
+        p.setPen(self._text_colour)
+        p.drawText(plate, Qt.AlignHCenter | Qt.AlignTop, text)
+        p.drawText(plate, Qt.AlignHCenter | Qt.AlignBottom, self._strength)
+        p.restore()
 
     def _paint_text(self, p: QPainter, lod: float) -> None:
         r, sym = self._rect, self._sym
@@ -140,14 +185,33 @@ class UnitItem(QGraphicsItem):
         if cache is None or cache[0] != size:       # lay the text out once per zoom level
             font = QFont("Sans")
             font.setPixelSize(size)
-            name = QFontMetrics(font).elidedText(self._label, Qt.ElideRight, int(text_rect.width()))
+            fm, room = QFontMetrics(font), int(text_rect.width())
+            # the full name if it fits, else the short designation ("4e Lig" beats "4…")
+            name = self._label if fm.horizontalAdvance(self._label) <= room else fm.elidedText(
+                short_name(self._label), Qt.ElideRight, room)
             cache = self._text_cache = (size, font, name)
         p.setFont(cache[1])
         p.drawText(text_rect, TOP_LEFT, cache[2])
-        p.drawText(text_rect, BOTTOM_RIGHT, self._hits)
+        # the strength always shows: "12/16" where it fits, else "12" (never a cut "/16")
+        fits = QFontMetrics(cache[1]).horizontalAdvance(self._hits) <= text_rect.width()
+        p.drawText(text_rect, BOTTOM_RIGHT, self._hits if fits else self._hits.split("/")[0])
         p.restore()
 
 
+COMPACT_PX = 9                      # the short label's font, in screen pixels
+COMPACT_BELOW_PX = 8                # in-counter text smaller than this: the short label
+COMPACT_FROM_LOD = 3.0              # below 3 px an inch the table is a map, not counters
+_COMPACT: list = []
+
+
+def compact_font():
+    """(font, metrics) of the short label, made once the application exists."""
+    if not _COMPACT:
+        font = QFont("Sans")
+        font.setPixelSize(COMPACT_PX)
+        font.setBold(True)
+        _COMPACT.extend((font, QFontMetrics(font)))
+    return _COMPACT
 OUTLINE_PEN = QPen(QColor("#202020"), 0.06)
 FRONT_PEN = QPen(QColor("#101010"), 0.22, Qt.SolidLine, Qt.FlatCap)
 DISORDER_PEN = QPen(QColor("#f0c000"), 0.15, Qt.DashLine)

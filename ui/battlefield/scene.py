@@ -11,6 +11,7 @@ from PySide6.QtGui import QBrush, QColor, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsScene
 
 from .items import CommandAreaItem, LeaderItem, UnitItem, polygons_path
+from .overlays import Overlays
 from .terrain import TerrainItem
 
 TABLE_COLOUR = "#cfe0a8"
@@ -36,6 +37,7 @@ class BattleScene(QGraphicsScene):
         self.reach.setBrush(QColor(60, 140, 255, 55))
         self.reach.setAcceptedMouseButtons(Qt.NoButton)
         self.addItem(self.reach)
+        self.overlays = Overlays(self)
         self._table_key = None
         self._features = None
         self._grid = None

@@ -7,7 +7,9 @@ targets from asking the engine whether each order would be legal, odds from `odd
 """
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from html import escape
+
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDockWidget, QGridLayout, QGroupBox, QHBoxLayout, QLabel,
                                QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget)
 
@@ -17,6 +19,7 @@ from manager.game_actions import (ChangeFormation, Charge, ChooseInitiative, End
                                   Rally, ResolveMelee, StartBattle)
 
 from ..widgets import scrolled
+from ..wording import action_text
 from .odds_view import odds_html
 
 
@@ -29,11 +32,32 @@ def result_text(b) -> str:
     return f"The battle is over, undecided: {st.reason}"
 
 
+def involved(action) -> list[str]:
+    """The pieces an order names (to ring them on the map)."""
+    ids = [getattr(action, f, "") for f in ("unit", "target", "defender", "leader")]
+    for f in ("joiners", "attackers", "defenders"):
+        ids += list(getattr(action, f, ()) or ())
+    return [i for i in ids if isinstance(i, str) and i]
+
+
+def result_html(battle, entry) -> str:
+    """What an order did: the order in plain words, its events, and the dice."""
+    what = "; ".join(escape(e.describe()) for e in entry.events) or "done"
+    dice = "; ".join(f"{escape(r.purpose)}: {' '.join(map(str, r.faces))}"
+                     + (" (typed)" if r.source == "manual" else "") for r in entry.rolls)
+    return (f"<b>{escape(action_text(battle, entry.action))}</b><br>{what}"
+            + (f"<br><span style='color:#6a4a10'>Dice — {dice}</span>" if dice else ""))
+
+
 class TurnDock(QDockWidget):
+    aim = Signal(str, str)          # the shooter or charger and the target picked ("" none)
+    acted = Signal(list)            # the pieces the last order touched (flash them)
+
     def __init__(self, doc, parent=None):
         super().__init__("Turn runner", parent)
         self.setObjectName("TurnDock")
         self.doc = doc
+        self._seen = len(doc.session.entries)
         body = QWidget()
         lay = QVBoxLayout(body)
         lay.setContentsMargins(4, 4, 4, 4)
@@ -45,9 +69,15 @@ class TurnDock(QDockWidget):
         self.help = QLabel()
         self.help.setWordWrap(True)
         self.help.setStyleSheet("color:#505050")
+        self.result = QLabel()
+        self.result.setWordWrap(True)
+        self.result.setTextFormat(Qt.RichText)
+        self.result.setStyleSheet("background:#fff6d0; border:1px solid #d8c070; padding:4px")
+        self.result.setVisible(False)
         lay.addWidget(self.banner)
         lay.addWidget(self.heading)
         lay.addWidget(self.help)
+        lay.addWidget(self.result)
 
         row = QGridLayout()              # two by two: the dock stays narrow beside the map
         self.start_btn = self._button(row, "Start battle", self.start, "Roll for the first side and begin turn 1")
@@ -112,7 +142,25 @@ class TurnDock(QDockWidget):
         return b
 
     # ---- the state of play -----------------------------------------------------------------
+    def _report(self) -> None:
+        """After an order: say what happened here, and ring its pieces on the map."""
+        entries = self.doc.session.entries
+        if self.doc.preview is not None or len(entries) == self._seen:
+            return
+        grew = len(entries) > self._seen
+        self._seen = len(entries)
+        if not grew or not entries:
+            self.result.setVisible(False)            # undone: the old result no longer holds
+            return
+        entry = entries[-1]
+        if entry.action.category != "game" or entry.action.verb in ("EndPhase", "StartBattle"):
+            return
+        self.result.setText(result_html(self.doc.battle, entry))
+        self.result.setVisible(True)
+        self.acted.emit(involved(entry.action))
+
     def sync(self) -> None:
+        self._report()
         b, rs = self.doc.shown, self.doc.ruleset
         st = b.state
         live = self.doc.preview is None
@@ -156,6 +204,7 @@ class TurnDock(QDockWidget):
         self._order = None
         if not st.started or st.over or self.doc.preview is not None:
             self.orders.setVisible(False)
+            self.aim.emit("", "")
             return
         allowed = rs.phase(st.phase).actions
         sel = self.doc.selection[0] if len(self.doc.selection) == 1 else None
@@ -181,6 +230,7 @@ class TurnDock(QDockWidget):
         else:
             self.order_title.setText("Select one of your pieces on the map or in the list "
                                      "above to give it an order; drag a unit to move it.")
+            self.aim.emit("", "")
             self.resolve_btn.setVisible(False)
             self.orders.setVisible(True)
             return
@@ -328,6 +378,8 @@ class TurnDock(QDockWidget):
         if self._order and self._order[0] == "melee":
             self._offer_joiners()
         action = self.current_action()
+        target = getattr(action, "target", "") if isinstance(action, (Fire, Charge)) else ""
+        self.aim.emit(getattr(action, "unit", "") if target else "", target)
         if action is None:
             self.odds.setText("")
             self.resolve_btn.setEnabled(False)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from ... import game_actions as ga
 from .. import register_ruleset
 from ..base import Ruleset
-from . import fire, flow, melee, moves, tableside
+from . import fire, flow, melee, morale, moves, tableside
 from .tables import FORMATIONS, OPTIONS, PHASES, PROFILES, TRAITS
 
 
@@ -22,7 +22,7 @@ class Morschauser(Ruleset):
         super().__init__()
         self.plays(ga.StartBattle, flow.check_start, flow.resolve_start)
         self.plays(ga.EndPhase, flow.check_end_phase, flow.resolve_end_phase)
-        self.plays(ga.Rally, flow.check_rally, flow.resolve_rally)
+        self.plays(ga.Rally, flow.check_rally, flow.resolve_rally, morale.rally_odds)
         self.plays(ga.MoveUnit, moves.check_move_unit, moves.resolve_move_unit)
         self.plays(ga.MoveLeader, moves.check_move_leader, moves.resolve_move_leader)
         self.plays(ga.ChangeFormation, moves.check_change_formation,

@@ -265,6 +265,27 @@ def seized(battle, side: str) -> bool:
     return turn_mark(battle, "seizure") == side
 
 
+def rally_odds(battle, action):
+    """Exact odds of one rally attempt: the hits regained from each face (capped at the
+    unit's strength); for Erzherzog Karl a 1 is a seizure (nothing regained, and what
+    his side rallied this turn is taken back)."""
+    from fractions import Fraction
+
+    from ...odds import Dist, Odds, OddsLine
+    leader, unit = battle.leaders[action.leader], battle.units[action.unit]
+    karl = attempts_allowed(battle, leader) == 2
+    room = unit.max_hits - unit.hits
+    weights = [0] * (room + 1)
+    for face in range(1, 7):
+        gained = 0 if (karl and face == 1) else min(room, rally_score(battle, leader, face)[1])
+        weights[gained] += 1
+    odds = Odds("rally", [OddsLine(f"{leader.name} rallies {unit.name}", Dist(weights, 6), unit.id)])
+    odds.outcomes["nothing regained"] = Fraction(weights[0], 6)
+    if karl:
+        odds.outcomes["seizure: this turn's rallies taken back"] = Fraction(1, 6)
+    return odds
+
+
 def rally(battle, leader, unit, dice, events: list) -> None:
     """One rally attempt: a D6 plus the leader's quality. Erzherzog Karl makes two a
     turn (two Rally actions); a 1 on either is a seizure and no rallying takes place that
