@@ -20,8 +20,8 @@ from manager.model.forces import mark
 from manager.session import Session
 
 from .casebuild import BOX, CaseError, build_battle, facing_of, is_grid, point_of
-from .tables import (CHOICES, DEFAULT_FIELDS, MELEE_SETUP, MORALE, STATE_MARKS, STEP_PHASES,
-                     TURN, engine_phase)
+from .tables import (CHOICES, DEFAULT_FIELDS, MELEE_SETUP, MORALE, SHARED_PHASES,
+                     STATE_MARKS, STEP_PHASES, TURN, engine_phase)
 
 HERE = Path(__file__).parent
 RULESETS = ("morschauser", "d3", "quickplay", "featherstone", "harman")
@@ -185,13 +185,22 @@ class Runner:
             if s.get("action") == "morale" and s.get("dice") is not None:
                 if i == 0:
                     continue
-                prev = self.steps[i - 1]
+                j = i - 1                            # past steps merged into another
+                while j > 0 and self.steps[j].get("_merged"):
+                    j -= 1
+                prev = self.steps[j]
                 mine = s["dice"]
                 if isinstance(prev.get("dice"), dict) and not isinstance(mine, dict):
                     unit = self.battle.units.get(s.get("unit", ""))    # the tester's side
                     mine = {unit.side if unit else "": mine}
                 prev["dice"] = _join(prev.get("dice"), mine)
                 s["_merged"] = True
+            if s.get("action") == "fire" and i > 0 and s.get("expect_refused") is None:
+                prev = self.steps[i - 1]             # the charged unit's reaction volley:
+                if prev.get("action") == "charge" and prev.get("target") == s.get("unit") \
+                        and prev.get("unit") == s.get("target") and not prev.get("_merged"):
+                    prev["dice"] = _join(prev.get("dice"), s.get("dice"))   # shot in the charge
+                    s["_merged"] = True
             if s.get("action") == "activate" and i + 1 < len(self.steps):
                 nxt = self.steps[i + 1]
                 if nxt.get("unit") == s.get("unit") and nxt.get("action") in (
@@ -276,6 +285,7 @@ class Runner:
                 not any(m.defender == step["defenders"][0] for m in self.ruleset.melees(self.battle)):
             MELEE_SETUP[self.ruleset.id](self.battle, list(step.get("attackers") or ()),
                                          step["defenders"][0])
+        self._to_side_of(step, i)
         action = self._action(i, step)
         if verb == "melee" and step.get("expect_refused") is None:
             self._engage(i, step, action)
@@ -319,6 +329,22 @@ class Runner:
                 continue
             return self._exec(act, source, i, act.describe())
         return []
+
+    def _to_side_of(self, step, i) -> None:
+        """In a text whose phases are both sides' in turn, a step with a piece of the side
+        whose part of this phase is still to come goes on to that part."""
+        st = self.battle.state
+        if self.ruleset.id not in SHARED_PHASES or len(st.order) < 2 or st.active != st.order[0]:
+            return
+        piece = (self.battle.units.get(step.get("unit", "")) or
+                 self.battle.leaders.get(step.get("leader", "")))
+        if piece is not None and piece.side == st.order[1]:
+            phase = st.phase
+            self._exec(ga.EndPhase(), CaseDice([], self.battle), i,
+                       f"go on to {piece.side}'s part of the {phase} phase")
+            if (self.battle.state.phase, self.battle.state.active) != (phase, piece.side):
+                self.fail(f"the {phase} phase has no part for {piece.side} after "
+                          f"{st.active}'s", i)
 
     def _engage(self, i, step, action) -> None:
         """A case that starts with its charger already in contact (no charge step before the
@@ -411,6 +437,9 @@ class Runner:
         if verb == "end_phase":
             source = CaseDice(step.get("dice"), self.battle)
             self._exec(ga.EndPhase(), source, i, "end the phase")
+            if self.ruleset.id in SHARED_PHASES:     # the text's phase: both sides' parts
+                while self.battle.state.phase == st.phase and not self.battle.state.over:
+                    self._exec(ga.EndPhase(), source, i, "end the phase")
             if source.left():
                 self.fail(f"left dice unused at the end of the phase: {source.left()} "
                           f"(it asked for: {'; '.join(source.asked) or 'no dice'})", i)
@@ -437,6 +466,9 @@ class Runner:
         if verb == "initiative" and step.get("first"):
             self._exec(ga.ChooseInitiative(step["first"]), CaseDice([], self.battle), i,
                        "choose who goes first")
+            if self.ruleset.id in SHARED_PHASES and self.battle.state.phase == "initiative":
+                self._exec(ga.EndPhase(), CaseDice([], self.battle), i,
+                           "begin the turn's actions")       # the choice made, units act
 
     def _where(self, value, what):
         if isinstance(value, dict):

@@ -20,7 +20,7 @@ PHASES = {
     "quickplay": {
         "initiative": "initiative", "act": "act", "activation": "act", "move": "act",
         "movement": "act", "fire": "act", "shooting": "act", "charge": "act", "rally": "act",
-        "end_fire": "end_fire", "end_of_turn_fire": "end_fire",
+        "end_fire": "end_fire", "end_of_turn_fire": "end_fire", "end_of_move_shooting": "end_fire",
         "end_of_turn_shooting": "end_fire", "melee": "melee", "hand_to_hand": "melee",
     },
     "featherstone": {
@@ -108,6 +108,11 @@ def _featherstone_melee(battle, attackers, defender):
 
 # A melee step where the engine has no melee yet (units set up in contact).
 MELEE_SETUP = {"featherstone": _featherstone_melee}
+
+# Rulesets whose text's phases are the whole turn's, both sides in turn ("winner chooses to
+# go 1st or 2nd with all units"): an `end_phase` ends the phase for both sides, and a step
+# with a piece of the side still to come in the same phase goes on to that side's part.
+SHARED_PHASES = {"quickplay"}
 
 # "player": a turn is one side's go; "game": both sides' (the initiative rulesets)
 TURN = {"morschauser": "player", "d3": "player", "quickplay": "game",

@@ -65,7 +65,7 @@ def volley(battle, unit, target, reaction: bool = False) -> Volley:
         dice //= 2                                            # disordered count half
     plus = 0
     if "sharpshooter" in special(unit) or unit.sharpshooters or (
-            quality(unit) >= 0 and not irregular(unit) and not mark(unit, "first_fired")):
+            first_fire_bonus(battle, unit) and not mark(unit, "first_fired")):
         plus += 1
     if target.formation == "column" or aspect(tfp, unit.pos) != "front":
         plus += 1
@@ -74,6 +74,16 @@ def volley(battle, unit, target, reaction: bool = False) -> Volley:
     c = cover(battle, target)
     halve = "down" if c == "full" else "up" if (c == "partial" or is_skirmish(target)) else ""
     return Volley(dice, plus, halve, "long" if rng > close else "close")
+
+
+def first_fire_bonus(battle, unit) -> bool:
+    """"+1 ... regular 1st fire": every regular unit (not militia or irregulars: guns and
+    skirmishers too), or regular foot only (option `first_fire = regular_infantry`)."""
+    if quality(unit) < 0 or irregular(unit):
+        return False
+    if battle.option("first_fire", "regulars") == "regular_infantry":
+        return arm(unit) == "infantry" and not is_skirmish(unit)
+    return True
 
 
 def check_fire(battle, action) -> None:
@@ -163,13 +173,13 @@ def test_morale(battle, unit, enemy_xy, lost_melee: bool, dice, events: list) ->
         result = "steady"
         if lost_melee:
             way = 0.5 if battle.option("good_order_fall_back") == "half_move" else 1
-            retreat(battle, unit.id, enemy_xy, way, events, at_edge="stop")
+            retreat(battle, unit.id, enemy_xy, way, events, at_edge="stop", dice=dice)
             result += ", falls back in good order"
-        elif unit.disordered:
+        if unit.disordered:               # "if lost melee fall back ..., if disordered, rally"
             battle.update_unit(unit.id, disordered=False)
             result += ", rallies"
     elif score > ROUT_AT:
-        retreat(battle, unit.id, enemy_xy, 1, events)
+        retreat(battle, unit.id, enemy_xy, 1, events, dice=dice)
         if not battle.units[unit.id].eliminated:
             battle.update_unit(unit.id, disordered=True)
         result = "retreats a full move in disorder"
@@ -179,7 +189,7 @@ def test_morale(battle, unit, enemy_xy, lost_melee: bool, dice, events: list) ->
             battle.update_unit(unit.id, eliminated=True, marks=())
             events.append(UnitEliminated(f"{unit.name} (routed)", unit.id))
         else:
-            retreat(battle, unit.id, enemy_xy, 2, events, face_enemy=False)
+            retreat(battle, unit.id, enemy_xy, 2, events, face_enemy=False, dice=dice)
             if not battle.units[unit.id].eliminated:
                 battle.update_unit(unit.id, disordered=True)
     events.append(MoraleTested(unit.name, face, text, score, result))
@@ -187,14 +197,21 @@ def test_morale(battle, unit, enemy_xy, lost_melee: bool, dice, events: list) ->
 
 
 def retreat(battle, uid: str, away_xy, moves: float, events: list, face_enemy=True,
-            at_edge: str = "lost") -> None:
-    """`moves` full moves (a move not rolled: its average) straight away, stopping short
-    of bases; a retreat that would leave the table loses the unit, a fall back in good
-    order (`at_edge = stop`) stops at the edge."""
+            at_edge: str = "lost", dice=None) -> None:
+    """`moves` full moves straight away, stopping short of bases: the move's average, or
+    rolled as any move (option `retreat_move = rolled`, when the dice are at hand); a
+    retreat that would leave the table loses the unit, a fall back in good order
+    (`at_edge = stop`) stops at the edge."""
     from .moves import MOVE_DICE, move_class
     unit = battle.units[uid]
     fixed, n = MOVE_DICE[move_class(unit)]
-    inches = (fixed + 3.5 * n) * (2 if move_class(unit) == "cavalry" else 1) * moves
+    if dice is not None and battle.option("retreat_move", "average") == "rolled":
+        rolls = max(1, math.ceil(moves))           # a roll for each whole move
+        faces = [f for _ in range(rolls) for f in dice.roll(n, f"retreat: {unit.name}").faces]
+        inches = (fixed * rolls + sum(faces)) * moves / rolls
+    else:
+        inches = (fixed + 3.5 * n) * moves
+    inches *= 2 if move_class(unit) == "cavalry" else 1
     way = bearing(away_xy, unit.pos) if tuple(away_xy) != unit.pos else (unit.facing + 180) % 360
     hx, hy = heading(way)
     facing = round((way + 180) % 360) if face_enemy else round(way) % 360

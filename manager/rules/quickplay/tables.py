@@ -82,6 +82,15 @@ OPTIONS = (
            "loser's 'fall back in good order': half an average move (less than the full "
            "move of a retreat in disorder), or a full one. Either stops at the table edge.",
            ("half_move", "full_move")),
+    Option("woods_visibility", "through", "'Visibility in woods etc 3\"': sight passes "
+           "through up to 3 inches of woods or buildings, or a piece in them is seen only "
+           "from within 3 inches (centre to centre).", ("through", "within")),
+    Option("first_fire", "regulars", "'+1 ... regular 1st fire': a unit's first volley, for "
+           "every regular unit (guns and skirmishers too) or regular foot in ranks only.",
+           ("regulars", "regular_infantry")),
+    Option("retreat_move", "average", "A fall back or retreat is a move the text does not "
+           "roll: the move's average, or rolled like any move (its own dice).",
+           ("average", "rolled")),
     Option("counter_charge", True, "Cavalry that has not moved counter-charges a charge."),
     Option("skirmisher_evade", True, "Skirmishers that have not moved retreat before a charge."),
     Option("base_scale", 1.0, "Multiply every base's size (a file of infantry is 0.5 inch)."),

@@ -117,6 +117,11 @@ def sight_refusal(battle, a_xy, b_xy, ignore=()) -> str:
     inside = t.length_inside(line, ("woods", "town"))
     if inside > VISIBILITY_IN_WOODS + 1e-6:
         return f"{inside:.1f} inches of woods or buildings (sight is 3 inches in them)"
+    if battle.option("woods_visibility", "through") == "within" and line.length > \
+            VISIBILITY_IN_WOODS + 1e-6 and any(t.kinds_at_point(p) & {"woods", "town"}
+                                               for p in (a_xy, b_xy)):
+        return (f"{line.length:.1f} inches apart, one of them in woods or buildings "
+                f"(sight is 3 inches in them)")
     blocked = t.sight_blocked(a_xy, b_xy, screens=(), skip=0.0)
     return f"{blocked} blocks the view" if blocked else ""
 
