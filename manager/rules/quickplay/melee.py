@@ -178,7 +178,9 @@ def resolve_melee(battle, action, dice) -> list:
             if not battle.units[a.id].eliminated:
                 test_morale(battle, battle.units[a.id], d.pos, True, dice, events)
         outcome = "the attackers lose"
-    elif dealt_a > dealt_d and not battle.units[d.id].eliminated:
+    elif dealt_a > dealt_d and battle.units[d.id].eliminated:
+        outcome = f"{d.name} is destroyed"          # not a draw: nobody is left to test
+    elif dealt_a > dealt_d:
         test_morale(battle, battle.units[d.id], attackers[0].pos, True, dice, events)
         outcome = "the defenders lose"
     else:
@@ -231,6 +233,9 @@ def fire_odds(battle, action) -> Odds:
 
 
 def melee_odds(battle, m: Melee) -> Odds:
+    """Hits each way and the outcomes, each once: the side taking more tests morale
+    unless it is wiped out (an eliminated unit is eliminated, not tested)."""
+    from fractions import Fraction
     d = battle.units[m.defender]
     attackers = [battle.units[a] for a in m.attackers]
     a_dist = Dist.point(0)
@@ -239,12 +244,28 @@ def melee_odds(battle, m: Melee) -> Odds:
         a_dist = a_dist + _die_hits(plus).times(n)
     n, plus = fighter(battle, d, attackers[0], False)
     d_dist = _die_hits(plus).times(n)
-    from ...odds import compare
-    less, equal, more = compare(a_dist, d_dist)
+    first = attackers[0]
+    out = {"defender tests morale": Fraction(0), "attackers test morale": Fraction(0),
+           "drawn": Fraction(0), f"{d.name} eliminated": Fraction(0),
+           f"{first.name} eliminated": Fraction(0)}
+    pa, pd = a_dist.probabilities(), d_dist.probabilities()
+    for ha, qa in enumerate(pa):
+        for hd, qd in enumerate(pd):
+            q = qa * qd
+            if not q:
+                continue
+            d_gone, a_gone = ha >= d.hits, hd >= first.hits
+            out[f"{d.name} eliminated"] += q * d_gone
+            out[f"{first.name} eliminated"] += q * a_gone
+            if ha == hd:
+                out["drawn"] += q
+            elif ha > hd and not d_gone:
+                out["defender tests morale"] += q
+            elif hd > ha and (not a_gone or len(attackers) > 1):
+                out["attackers test morale"] += q
     odds = Odds("melee", [OddsLine(f"hits on {d.name}", a_dist, d.name),
-                          OddsLine(f"hits on {attackers[0].name}", d_dist, attackers[0].name)])
-    odds.outcomes = {"defender tests morale": more, "attackers test morale": less,
-                     "drawn": equal}
+                          OddsLine(f"hits on {first.name}", d_dist, first.name)])
+    odds.outcomes = out
     return odds
 
 
@@ -262,8 +283,21 @@ def command_chance(battle, unit):
     return Fraction(sum(1 for f in range(1, 7) if f + quality(unit) >= COMMAND_TEST), 6)
 
 
+def _volley_dist(v) -> Dist:
+    d = _die_hits(v.plus).times(v.dice)
+    if v.halve:
+        d = d.map(lambda k: -(-k // 2) if v.halve == "up" else k // 2)
+    return d
+
+
 def charge_odds(battle, action) -> Odds:
-    """The chance the roll reaches, and the fight if it does (the target standing)."""
+    """What the resolver does, in order: the command test (with command control), the
+    move roll reaching, the target's reaction volley at the charger as it comes in and
+    the charger's morale test if it loses a quarter, then the fight. Each fight outcome
+    is mixed over the hits the volley may cost the charger."""
+    from fractions import Fraction
+    from .combat import morale_mods
+    from .tables import STEADY_FROM
     check_charge(battle, action)
     unit, target = battle.units[action.unit], battle.units[action.target]
     spot, way, cost = charge_plan(battle, unit, target)
@@ -275,8 +309,51 @@ def charge_odds(battle, action) -> Odds:
     reach = moves.p_at_least(math.ceil(cost * 4 - 1e-6)) * command_chance(battle, unit)
     moved = battle.copy()
     moved.update_unit(unit.id, x=spot[0], y=spot[1], facing=way)
-    odds = melee_odds(moved, Melee(target.id, (unit.id,)))
-    odds.kind = "charge"
-    odds.outcomes = {"the charge reaches": reach, **{k: v * reach for k, v in odds.outcomes.items()}}
+    if is_skirmish(target) and not acted(battle, target) and battle.option("skirmisher_evade"):
+        odds = Odds("charge", notes=["the skirmishers retreat before the charge"])
+        odds.outcomes = {"the charge reaches": Fraction(0)}
+        return odds
+    counter = arm(target) == "cavalry" and not acted(battle, target) and \
+        battle.option("counter_charge")
+    parts = [(Fraction(1), unit.hits)]            # (chance, the charger's figures left)
+    if not counter and not shot_this_turn(battle, target) and arm(target) != "cavalry":
+        try:
+            v = volley(moved, target, moved.units[unit.id], reaction=True)
+        except IllegalAction:
+            v = None
+        if v is not None:
+            parts = []
+            start = mark(unit, "turn_start", unit.max_hits)
+            for h, p in enumerate(_volley_dist(v).probabilities()):
+                left = unit.hits - h
+                if not p or left <= 0:
+                    continue
+                stand = Fraction(1)
+                if h and (mark(unit, "fire_losses", 0) + h) * 4 >= start \
+                        and mark(unit, "tested") != battle.state.turn:
+                    mods = sum(m for _, m in morale_mods(moved, replace_hits(moved.units[unit.id], left)))
+                    stand = Fraction(sum(1 for f in range(1, 7) if f + mods >= STEADY_FROM), 6)
+                parts.append((p * stand, left))
+    odds = Odds("charge")
+    contact = sum((p for p, _ in parts), Fraction(0))
+    outcomes: dict = {}
+    for p, left in parts:
+        fight = moved.copy()
+        fight.update_unit(unit.id, hits=left)
+        if counter:
+            fight.mark_unit(target.id, counter=battle.state.turn)
+        part = melee_odds(fight, Melee(target.id, (unit.id,)))
+        if not odds.lines:
+            odds.lines = part.lines
+        for k, q in part.outcomes.items():
+            outcomes[k] = outcomes.get(k, Fraction(0)) + p * q
+    odds.outcomes = {"the charge reaches": reach, "contact": reach * contact,
+                     **{k: v * reach for k, v in outcomes.items()}}
+    if contact < 1:
+        odds.notes.append("the target's volley as the charger comes in may break it")
     return odds
 
+
+def replace_hits(unit, hits):
+    from ...model.forces import evolve
+    return evolve(unit, hits=hits)
