@@ -58,13 +58,16 @@ class Commander(OrdersCommander):
             must = mark(u, "must_charge")
             if kind in ("reserve", "withdraw") and not must:
                 continue
-            best, best_p = None, 0.55 if arm(u) == "cavalry" else 0.65
+            best, best_p = None, 0.45 if arm(u) == "cavalry" else 0.5
             for e in near_units(b, u.pos, move_rate(u) + 8, b.enemy_of(self.side)):
                 action = Charge(u.id, e.id)
                 if not self.legal(action):
                     continue
                 try:
-                    p = charge_odds(b, action).outcomes.get("attacker wins", 0)
+                    out = charge_odds(b, action, exact=False).outcomes
+                    # worth it: the melee won, or the target gives way before contact
+                    p = sum(v for k, v in out.items()
+                            if k == "attacker wins" or k.endswith("(no melee)"))
                 except IllegalAction:
                     continue
                 if p > best_p or (must and best is None):

@@ -5,6 +5,8 @@ the clause each comes from and every reading made where the text is unclear.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..army_morale import ARMY_MORALE_OPTION
 from ..base import Option, Phase, UnitProfile
 
@@ -149,7 +151,8 @@ OPTIONS = (
     Option("traits_from_names", True, "Read lancers (lancer, uhlan) and armoured cavalry "
            "(cuirassier, carabinier, life guard) from unit names when a scenario does not "
            "give traits."),
-    ARMY_MORALE_OPTION,
+    # not in this text, which ends on the clock ("10-12 turns"); so off unless asked
+    replace(ARMY_MORALE_OPTION, default="off"),
     Option("pass_through_friends", True, "Units may move through friendly units."),
 )
 

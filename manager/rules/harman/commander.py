@@ -11,7 +11,7 @@ from ...game_actions import (ChangeFormation, Charge, Fire, MoveLeader, MoveUnit
                              Rally)
 from ...model.forces import mark
 from ..common import OrdersCommander
-from .board import box, centre, occupants, spent, squares, utype
+from .board import box, centre, kinds, occupants, spent, squares, utype
 from .combat import charge_odds, melees
 from .fire import fire_odds, may_fire
 from .moves import allowance, reach
@@ -64,6 +64,37 @@ class Commander(OrdersCommander):
                 return action
         return None
 
+    def _gun_spot(self, u):
+        """Where a limbered battery should unlimber: the nearest square it can reach this
+        turn from which it sees an enemy within its effective range (None: nowhere)."""
+        b = self.battle
+        key = ("gun_spot", u.id)
+        if key in self.done:
+            return None
+        from dataclasses import replace as _r
+        from ...errors import IllegalAction
+        from .fire import shot
+        best = None
+        for sq, n in sorted(reach(b, u, allowance(b, u, "")).items(), key=lambda t: t[1]):
+            if sq in occupants(b) and occupants(b)[sq].id != u.id:
+                continue
+            x, y = centre(b, sq)
+            probe = b.copy()
+            probe.update_unit(u.id, x=x, y=y, formation="line")
+            pu = probe.units[u.id]
+            for e in probe.live_units(probe.enemy_of(self.side)):
+                if squares(sq, box(probe, e)) > ARTILLERY[utype(u)][1] + 1:
+                    continue
+                try:
+                    shot(probe, pu, e)
+                except IllegalAction:
+                    continue
+                best = sq
+                break
+            if best is not None:
+                break
+        return best
+
     def _general(self, l):
         b = self.battle
         here = box(b, l)
@@ -113,8 +144,13 @@ class Commander(OrdersCommander):
             if best is not None:
                 return best[1]
         if t.endswith("artillery"):
-            if u.formation == "limbered" and d <= ARTILLERY[t][1]:
+            if u.formation == "limbered" and self._gun_spot(u) == here:
                 return ChangeFormation(u.id, "line")
+            if u.formation == "limbered" and self._gun_spot(u) is not None:
+                spot = self._gun_spot(u)
+                action = MoveUnit(u.id, centre(b, spot), u.facing)
+                if self.legal(action):
+                    return action
             if u.formation != "limbered" and not may_fire(b, u):
                 return self._best_shot(u)
             if u.formation != "limbered":
@@ -131,12 +167,15 @@ class Commander(OrdersCommander):
         r = reach(b, u, allowance(b, u, ""))
         occ = occupants(b)
         best = None
-        close = t == "infantry" and d <= 4
+        close = t == "infantry" and d <= 2
         for sq, n in r.items():
             if (sq in occ and occ[sq].id != u.id) or (close and n > 1):
                 continue
             score = abs(squares(sq, goal) - stand) + (0.1 * n if t == "infantry" and n > 1
                                                       and d <= 4 else 0)
+            if t == "skirmishers" and kinds(b, sq) & {"road", "bridge", "ford"}:
+                score += 1.5             # skirmishers keep off the causeway and the
+                                         # crossings the formed troops need
             if best is None or score < best[0]:
                 best = (score, sq, n)
         if best is None or best[1] == here:
