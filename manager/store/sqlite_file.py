@@ -120,7 +120,10 @@ def _check(conn, path: Path, schema: Schema) -> int:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         row = conn.execute("SELECT value FROM meta WHERE key = 'kind'").fetchone()
         objects = list(conn.execute("SELECT type, name FROM sqlite_master"))
-    except sqlite3.DatabaseError as exc:
+        for t, n in objects:               # a schema whose text cannot be read is damaged
+            if t == "table":
+                conn.execute(f"PRAGMA table_info([{n}])").fetchall()
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
         raise StoreError(f"{path}: the file is damaged or not a Berthier file ({exc})") from None
     found = row[0] if row else None
     if found != schema.kind:
