@@ -75,37 +75,43 @@ def report(session, scenario_name: str | None = None) -> dict:
             "sides": sides}
 
 
-def turn_lines(session) -> list[str]:
-    """A line per turn: hits and units lost by each side, commands Shaken."""
+def turn_rows(session) -> list[dict]:
+    """Per turn: {"turn", "hits": {side: hits taken}, "lost": {side: units lost},
+    "shaken": [commands]} (the report's table and the CLI's lines)."""
     b = session.battle
     # a unit the umpire removed mid-battle is gone from the battle now, not from its log
     side_of = {u.id: u.side for u in session.initial_battle().units.values()}
     side_of.update({u.id: u.side for u in b.units.values()})
-    lines, per = [], {}
-    turn = 1
 
-    def flush():
-        parts = [f"{b.sides[s].name} -{per.get((s, 'hits'), 0)} hits, "
-                 f"{per.get((s, 'lost'), 0)} units lost" for s in b.sides]
-        shaken = per.get("shaken", [])
-        lines.append(f"Turn {turn:2d}: " + "; ".join(parts) +
-                     (f"; Shaken: {', '.join(shaken)}" if shaken else ""))
+    def fresh(turn):
+        return {"turn": turn, "hits": dict.fromkeys(b.sides, 0), "lost": dict.fromkeys(b.sides, 0),
+                "shaken": []}
 
+    rows = [fresh(1)]
     for entry in session.entries:
         for e in entry.events:
             name = e.__class__.__name__
-            if isinstance(e, TurnBegan) and e.turn > turn:
-                flush()
-                per, turn = {}, e.turn
-            elif isinstance(e, HitsTaken):
-                s = side_of.get(e.uid)
-                per[(s, "hits")] = per.get((s, "hits"), 0) + e.hits
-            elif name == "UnitEliminated":
-                s = side_of.get(e.uid)
-                per[(s, "lost")] = per.get((s, "lost"), 0) + 1
+            row = rows[-1]
+            if isinstance(e, TurnBegan) and e.turn > row["turn"]:
+                rows.append(fresh(e.turn))
+            elif isinstance(e, HitsTaken) and side_of.get(e.uid) in row["hits"]:
+                row["hits"][side_of[e.uid]] += e.hits
+            elif name == "UnitEliminated" and side_of.get(e.uid) in row["lost"]:
+                row["lost"][side_of[e.uid]] += 1
             elif name == "CommandShaken":
-                per.setdefault("shaken", []).append(e.command)
-    flush()
+                row["shaken"].append(e.command)
+    return rows
+
+
+def turn_lines(session) -> list[str]:
+    """A line per turn: hits and units lost by each side, commands Shaken."""
+    b = session.battle
+    lines = []
+    for row in turn_rows(session):
+        parts = [f"{b.sides[s].name} -{row['hits'][s]} hits, {row['lost'][s]} units lost"
+                 for s in b.sides]
+        lines.append(f"Turn {row['turn']:2d}: " + "; ".join(parts) +
+                     (f"; Shaken: {', '.join(row['shaken'])}" if row["shaken"] else ""))
     return lines
 
 

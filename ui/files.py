@@ -13,7 +13,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QFileDialog
 
 from manager.errors import BerthierError
-from manager.report_html import battle_report_html
+from manager.report_html import battle_report_html, roster_html
 from manager.scenario_io import load_scenario, save_scenario
 from manager.store import create_battle, open_battle
 from manager.store.autosave import Autosave
@@ -21,7 +21,7 @@ from manager.store.lock import FileLocked
 
 from .app import is_shipped
 from .document import Document
-from .printing import export_html
+from .printing import MAP, export_html, table_image, with_map
 
 BATTLE = ".berthier"
 
@@ -183,10 +183,33 @@ class Files:
             if not chosen:
                 return False
             path = chosen
+        html, images = self.report()
+        return self._export(html, images, path, "report")
+
+    def report(self) -> tuple[str, dict]:
+        """The after-action report with a map of the final positions."""
+        doc = self.w.doc
+        return (with_map(battle_report_html(doc.session)),
+                {MAP: table_image(self.w.scene)})
+
+    def export_rosters(self, path=None) -> bool:
+        """A sheet per command for the players: units with tally boxes, the leader, the
+        command's Shaken threshold."""
+        doc = self.w.doc
+        if path is None:
+            stem = doc.path.stem if doc.path else "battle"
+            chosen, _ = QFileDialog.getSaveFileName(self.w, "Roster sheets", f"{stem}-rosters.pdf",
+                                                    "PDF (*.pdf);;Web page (*.html)")
+            if not chosen:
+                return False
+            path = chosen
+        return self._export(roster_html(doc.battle, doc.battle.info.name), {}, path, "rosters")
+
+    def _export(self, html, images, path, what) -> bool:
         try:
-            export_html(battle_report_html(doc.session), Path(path))
+            export_html(html, Path(path), images)
         except OSError as exc:
-            self.w.show_error("Cannot write the report", f"{path}: {exc.strerror or exc}")
+            self.w.show_error(f"Cannot write the {what}", f"{path}: {exc.strerror or exc}")
             return False
         self.w.statusBar().showMessage(f"Wrote {Path(path).name}", 6000)
         return True

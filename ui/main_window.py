@@ -192,6 +192,8 @@ class MainWindow(QMainWindow):
         self._action(f, "After-action &report…", lambda: self.files.export_report(), None,
                      "Write the report of this battle as PDF or HTML")
         self._action(f, "&Print report…", self._print_report, "Ctrl+P")
+        self._action(f, "Roster s&heets…", lambda: self.files.export_rosters(), None,
+                     "A sheet per command to print: units with tally boxes, leader, Shaken at")
         self._action(f, "&Import order of battle…", lambda: self.import_oob(), None,
                      "Read orders of battle as people write them and add their armies")
         self._action(f, "Open &campaign…", lambda: self.open_campaign(), None,
@@ -384,9 +386,9 @@ class MainWindow(QMainWindow):
             self.show_error("This battle is no longer being saved", error)
 
     def _print_report(self) -> None:
-        from manager.report_html import battle_report_html
         from .printing import print_html
-        print_html(battle_report_html(self.doc.session), self)
+        html, images = self.files.report()
+        print_html(html, self, images)
 
     def open_campaign(self, path=None) -> bool:
         from .docks.campaign_dock import CampaignDock
