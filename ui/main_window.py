@@ -153,6 +153,22 @@ class MainWindow(QMainWindow):
     def _write(self, path: Path) -> bool:
         return self.files.write_scenario(path)
 
+    def new_battle(self, dialog=None) -> bool:
+        """File > New battle: an empty table under the chosen rules (File > Save as
+        scenario names it)."""
+        from .new_battle import NewBattleDialog
+        dialog = dialog or NewBattleDialog(self)
+        if dialog.battle is None and dialog.exec() != NewBattleDialog.Accepted:
+            return False
+        if not self._ask_to_save():
+            return False
+        doc = Document(dialog.battle)
+        doc.record = Autosave(doc.session, "new-battle")
+        self.set_document(doc)
+        self.statusBar().showMessage("A new table: add commands in the Order of battle, paint "
+                                     "the ground, then File > Save as scenario", 9000)
+        return True
+
     def open_dialog(self) -> None:
         self.files.open_dialog()
 
@@ -180,6 +196,8 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         mb = self.menuBar()
         f = mb.addMenu("&File")
+        self._action(f, "&New battle…", lambda: self.new_battle(), QKeySequence.New,
+                     "An empty table: rules, size, grid, the two sides and their home edges")
         self._action(f, "&Open…", self.open_dialog, QKeySequence.Open,
                      "Open a battle (.berthier) or a scenario (.toml)")
         self.recent_menu = f.addMenu("Open &recent")

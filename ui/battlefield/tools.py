@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QGraphicsRectItem
 from manager.editor_actions import RelocateLeader, RelocateUnit
 from manager.game_actions import MoveLeader, MoveUnit
 
+from ..wording import action_text
 from .items import LeaderItem, UnitItem
 from .terrain import TerrainItem
 
@@ -165,7 +166,7 @@ class SelectTool(Tool):
         if isinstance(item, UnitItem):
             item.illegal = bool(why)
             item.update()
-        self.doc.message.emit(why or f"legal: {action.verb} to ({cell[0]:g}\", {cell[1]:g}\")")
+        self.doc.message.emit(why or f"Allowed: {action_text(self.doc.battle, action)}")
 
     def best_action(self, pid: str, to, drag=None) -> tuple:
         """The action a drop at `to` means, and '' or the engine's reason against it."""

@@ -224,10 +224,21 @@ class OobDock(QDockWidget):
         if not ok or not name.strip():
             return
         cid = new_id(b, f"{side}_cmd")
-        anchor = next((l for l in b.leaders.values() if l.side == side), None)
-        pos = anchor.pos if anchor else (b.battlefield.width / 2, b.battlefield.height / 2)
-        if self.doc.execute(AddCommand(side, cid, name.strip(), f"{cid}_leader",
-                                       f"{name.strip()} commander", pos)):
+        general = b.leaders.get(b.sides[side].general)
+        anchor = general or next((l for l in b.leaders.values() if l.side == side), None)
+        centre = anchor.pos if anchor else (b.battlefield.width / 2, b.battlefield.height / 2)
+        name = name.strip()
+        # the new leader beside the general (the nearest free spot), not on top of him
+        step = b.battlefield.grid or 2.0
+        spots = sorted(((centre[0] + dx * step, centre[1] + dy * step)
+                        for dx in range(-3, 4) for dy in range(-3, 4) if (dx, dy) != (0, 0)),
+                       key=lambda p: (p[0] - centre[0]) ** 2 + (p[1] - centre[1]) ** 2)
+        if anchor is None:
+            spots = [centre] + spots
+        actions = [AddCommand(side, cid, name, f"{cid}_leader", f"{name} commander", p)
+                   for p in spots]
+        action = next((a for a in actions if not self.doc.check(a)), actions[0])
+        if self.doc.execute(action):
             self.doc.select([cid])
 
     def rename(self) -> None:
