@@ -20,7 +20,7 @@ from manager.model.forces import mark
 from manager.session import Session
 
 from .casebuild import BOX, CaseError, build_battle, facing_of, is_grid, point_of
-from .tables import (CHOICES, DEFAULT_FIELDS, MELEE_SETUP, MORALE, SHARED_PHASES,
+from .tables import (CHOICES, DEFAULT_FIELDS, EXPECT_MARKS, MELEE_SETUP, MORALE, SHARED_PHASES,
                      STATE_MARKS, STEP_PHASES, TURN, engine_phase)
 
 HERE = Path(__file__).parent
@@ -428,7 +428,10 @@ class Runner:
                       f"for {self.ruleset.id}", i)
         if how[0] == "mark":
             uid = step.get(how[1])
-            self.battle.mark_unit(uid, **how[2])
+            if how[2]:
+                self.battle.mark_unit(uid, **how[2])
+        elif how[0] == "action":
+            step["_action"] = how[1]
         else:
             step["_fields"] = how[1]
 
@@ -479,6 +482,9 @@ class Runner:
 
     def _action(self, i: int, s: dict):
         verb = s.get("action")
+        if s.get("_action"):                          # a ruleset's own action (a choice)
+            from manager.actions import action_from_dict
+            return action_from_dict({"action": s["_action"], "unit": s["unit"]})
         try:
             if verb == "move":
                 u = self._unit(s["unit"], i)
@@ -537,6 +543,11 @@ class Runner:
                 for k, v in want.items():
                     st = self.battle.state
                     conceded = st.over and st.winner not in (None, key)
+                    if k == "first":
+                        if (st.order[0] == key) != bool(v):
+                            problems.append(f"{key} goes {'first' if st.order[0] == key else 'second'}, "
+                                            f"the text: {'first' if v else 'second'}")
+                        continue
                     if k not in ("concedes", "lost"):
                         problems.append(f"{key}: the runner cannot check {k!r} of an army")
                     elif conceded != bool(v):
@@ -584,6 +595,12 @@ class Runner:
                     got = bool(got)
                 if got != v:
                     out.append(f"{uid} {k} = {got!r}, the text: {v!r}")
+            elif k in EXPECT_MARKS.get(self.ruleset.id, {}):
+                name, true = EXPECT_MARKS[self.ruleset.id][k]
+                got = mark(u, name, None) == true
+                if got != bool(v):
+                    out.append(f"{uid} {k} = {got!r} ({name} = {mark(u, name, None)!r}), "
+                               f"the text: {v!r}")
             else:
                 got = mark(u, k, None)
                 if got != v:

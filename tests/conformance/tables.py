@@ -69,8 +69,17 @@ CHOICES = {
         ("charge", "evade"): ("mark", "target", {"stand_ground": None}),
         ("melee", "pursue"): ("field", {"pursue": None}),
         ("melee", "hold"): ("field", {"pursue": ()}),
+        # the engine shelters crews and generals, and counter-charges on a 7, whenever the
+        # text allows: these choices need nothing more
+        ("charge", "shelter"): ("mark", "target", {}),
+        ("charge", "counter_charge"): ("mark", "target", {}),
+        ("move", "recall"): ("action", "SoundRecall"),
     },
 }
+
+# Expectations by the text's words, read off the ruleset's marks: key -> (mark, value
+# that means true)
+EXPECT_MARKS = {"featherstone": {"counter_charged": ("reaction", "counter")}}
 
 # A step's fields when the case makes no choice: what a player who says nothing does
 # (Featherstone's infantry "may" pursue: a case that does not choose "pursue" does not).

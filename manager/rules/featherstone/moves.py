@@ -233,7 +233,7 @@ def check_recall(battle, action) -> None:
     need(arm(unit) == "cavalry", "only cavalry is recalled")
     need(mark(unit, "recall") == battle.state.turn,
          f"{unit.name} may be recalled only after a 'no move' rally result within 8 inches "
-         "of the enemy, and not the turn after it charged")
+         "of the enemy, and not the turn after it charged (impetuous)")
     need(unit.moved < 2, f"{unit.name} has already moved")
 
 
