@@ -130,6 +130,7 @@ class Runner:
         self.case = case
         self.data = case.data
         self.events: list = []
+        self._acted: set = set()          # (turn, phase, side) where a step of the case acted
 
     # a failure message reads as a finding
     def fail(self, engine_did: str, step: int | None = None):
@@ -306,6 +307,8 @@ class Runner:
             self.fail(f"allowed {action.describe()}, which the text forbids "
                       f"(expected a refusal: {refused!r})", i)
         source = CaseDice(step.get("dice"), self.battle)
+        st = self.battle.state
+        self._acted.add((st.turn, st.phase, st.active))
         self._exec(action, source, i, action.describe())
         self._reroll_with_left(i, step, source)
         if source.left():
@@ -334,7 +337,15 @@ class Runner:
         """In a text whose phases are both sides' in turn, a step with a piece of the side
         whose part of this phase is still to come goes on to that part."""
         st = self.battle.state
-        if self.ruleset.id not in SHARED_PHASES or len(st.order) < 2 or st.active != st.order[0]:
+        if self.ruleset.id not in SHARED_PHASES:
+            return
+        if st.phase == "initiative":                 # the order chosen: the units act
+            self._exec(ga.EndPhase(), CaseDice([], self.battle), i, "begin the turn's actions")
+            st = self.battle.state
+        # only once the first side has acted in this phase: before, the step is its own
+        # (a refusal for the side that goes second, say)
+        if len(st.order) < 2 or st.active != st.order[0] or \
+                (st.turn, st.phase, st.active) not in self._acted:
             return
         piece = (self.battle.units.get(step.get("unit", "")) or
                  self.battle.leaders.get(step.get("leader", "")))
@@ -510,6 +521,10 @@ class Runner:
             if verb == "reroll":                     # a general's chosen re-roll (d3)
                 from manager.actions import action_from_dict
                 return action_from_dict({"action": "RerollActivation", "leader": s["leader"],
+                                         "unit": s["unit"]})
+            if verb == "follow_me":                   # a commander joins to lead (quickplay)
+                from manager.actions import action_from_dict
+                return action_from_dict({"action": "FollowMe", "leader": s["leader"],
                                          "unit": s["unit"]})
             if verb == "activate":                    # activation alone: a move in place
                 u = self._unit(s["unit"], i)
