@@ -82,7 +82,7 @@ def test_a_generals_modifier_beyond_his_reach_is_refused():
 def test_influence_near_the_enemy_risks_a_stray_round():
     s, src = rally_session(leaders={"b1": {"pos": [20, 21], "quality": 5}},
                            extra=[piece("r", "red", "line_infantry", (20, 14))])
-    src.push(1, 6)                               # stray round on a 1 kills; then morale 6
+    src.push(6, 1)                               # morale 6; then the stray round: a 1 kills
     s.execute(ga.Rally("b1-ldr", "b"))
     assert s.battle.leaders["b1-ldr"].eliminated
     s, src = rally_session(leaders={"b1": {"pos": [20, 21], "quality": 5}})

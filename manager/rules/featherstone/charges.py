@@ -222,16 +222,16 @@ def answers(battle, unit, target) -> list:
 def reaction_for(battle, unit, target, column: str, score: int):
     """(word, reaction, disorder it, form square) for a score read on `column` (the Rally
     column's failures end it there; otherwise the same score on the Charged column)."""
-    from .tables import CHARGED, RALLY
+    from .morale import column_table
     if column == "rally":
-        r = RALLY[score]
+        r = column_table(battle, "rally")[score]
         if r == "disperse":
             return "dispersed", None, False, False
         if r == "rout":
             return "routs", None, True, False
         if r == "fall_back":
             return "fell back", None, True, False
-    result = CHARGED[score]
+    result = column_table(battle, "charged")[score]
     if result == "break":
         return "broke", None, True, False
     if result == "fall_back":

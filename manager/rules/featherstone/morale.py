@@ -138,13 +138,6 @@ def check(battle, unit, column: str, dice, events: list, general=None,
     near = general is not None and general not in attached_leaders(battle, unit)
     if near and influence_value(battle, general, False, influence) == 0:
         general = None                       # he lends nothing: no risk either
-    elif near and influence_at_risk(battle, unit):
-        if dice.d6(f"stray round: {general.name}") == 1:
-            leader_dies(battle, general.id, events, f"a stray round while rallying {unit.name}")
-            events.append(StrayRound(general.name, "killed by a stray round"))
-            general = None
-        else:
-            events.append(StrayRound(general.name, "unhurt"))
     mods = modifiers(battle, unit, column, general, influence)
     if face is None:
         face = dice.d6(f"morale ({column}): {unit.name}")
@@ -153,6 +146,14 @@ def check(battle, unit, column: str, dice, events: list, general=None,
     text = " ".join(f"{'+' if v > 0 else '-'}{abs(v)} {k}" for k, v in mods) or "+0"
     events.append(MoraleChecked(unit.name, column.replace("_", " "), face, text, score,
                                 LABELS.get(result, result)))
+    if near and general is not None and influence_at_risk(battle, unit):
+        # "each time they use their influence, roll a die. On a 1 ... kills him": the
+        # influence is used (it counts), then the die for the stray round
+        if dice.d6(f"stray round: {general.name}") == 1:
+            leader_dies(battle, general.id, events, f"a stray round while rallying {unit.name}")
+            events.append(StrayRound(general.name, "killed by a stray round"))
+        else:
+            events.append(StrayRound(general.name, "unhurt"))
     return score, result, face
 
 
