@@ -146,8 +146,10 @@ class Ruleset:
             phase = self.phase(state.phase)
             if name not in phase.actions:
                 allowed = ", ".join(sorted(phase.actions))
-                raise IllegalAction(f"{name} is not allowed in the {phase.label} phase "
-                                    f"(allowed: {allowed})")
+                side = battle.sides.get(state.active)
+                whose = f" of {side.name}'s turn" if side is not None else ""
+                raise IllegalAction(f"{name} is not allowed in the {phase.label} phase"
+                                    f"{whose} (allowed: {allowed})")
         self._checkers[name](battle, action)
 
     def resolve(self, battle, action, dice) -> list:

@@ -20,7 +20,8 @@ from manager.model.forces import mark
 from manager.session import Session
 
 from .casebuild import BOX, CaseError, build_battle, facing_of, is_grid, point_of
-from .tables import (CHOICES, DEFAULT_FIELDS, EXPECT_MARKS, MELEE_SETUP, MORALE, SHARED_PHASES,
+from .tables import (CHOICES, DEFAULT_FIELDS, EXPECT_MARKS, FORMATION_IN_MOVE, MELEE_SETUP,
+                     MORALE, SHARED_PHASES,
                      STATE_MARKS, STEP_PHASES, TURN, engine_phase)
 
 HERE = Path(__file__).parent
@@ -209,6 +210,13 @@ class Runner:
                     nxt["dice"] = _join(s.get("dice"), nxt.get("dice"))
                     nxt["_activation"] = True
                     s["_merged"] = True
+            if (s.get("action") == "change_formation" and i + 1 < len(self.steps)
+                    and self.ruleset.id in FORMATION_IN_MOVE):
+                nxt = self.steps[i + 1]              # a formation change as part of a move
+                if nxt.get("action") == "move" and nxt.get("unit") == s.get("unit") \
+                        and not s.get("expect_refused") and not nxt.get("formation"):
+                    nxt["formation"] = s["formation"]
+                    s["_merged"] = True
             if s.get("action") == "activate" and not s.get("_merged"):
                 s["_activation"] = True              # alone: a move in place, tested
 
@@ -217,9 +225,13 @@ class Runner:
         self.session = Session(self.battle, SeededSource(1))
         self._exec(ga.StartBattle(), CaseDice(_initiative_faces(step), self.battle), 0,
                    "start the battle with the initiative roll")
-        if step.get("first"):
+        if step.get("first") and "ChooseInitiative" in self.ruleset.phase(
+                self.battle.state.phase).actions:
             self._exec(ga.ChooseInitiative(step["first"]), CaseDice([], self.battle), 0,
                        "choose who goes first")
+        elif step.get("first") and self.battle.state.active != step["first"]:
+            self.fail(f"{self.battle.state.active} goes first after the roll, not "
+                      f"{step['first']}", 0)         # (the high roller simply goes first)
 
     def _exec(self, action, source, step, what):
         try:

@@ -139,3 +139,7 @@ def engine_phase(ruleset, name: str) -> str:
         return table[key]
     raise ValueError(f"unknown phase {name!r} for {ruleset.id}; the runner knows "
                      f"{', '.join(sorted(set(table) | set(engine)))}")
+
+# rulesets whose formation change is part of a move ("Cost 1 box move penalty to change
+# formation"): a change_formation step followed by the same unit's move is one move
+FORMATION_IN_MOVE = {"morschauser"}

@@ -136,7 +136,7 @@ def spec_for(battle, unit, target, rng: float, cover: list[str]) -> FireSpec:
 def check_fire_unit(battle, unit) -> None:
     """May this unit shoot at all now (whatever the target)?"""
     prof = profile(unit)
-    need(prof["fire_dice"] > 0, f"{unit.name} ({prof.label}) does not shoot")
+    need(prof["fire_dice"] > 0, f"{unit.name} ({prof.label}) does not shoot: no fire dice")
     need(not unit.fired, f"{unit.name} has already fired this turn")
     need(not (unit.kind in FOOT_GUNS and unit.moved == 2),
          f"{unit.name} is foot artillery and moved this turn: it may not fire")
@@ -145,6 +145,7 @@ def check_fire_unit(battle, unit) -> None:
 
 
 def check_fire(battle, action) -> None:
+    need(action.unit not in battle.leaders, "leaders can't shoot (they fight in melees)")
     unit = own_unit(battle, action.unit)
     check_fire_unit(battle, unit)
     here = box_of(battle, unit)

@@ -125,7 +125,9 @@ def plan_fall_back(battle, unit, enemy_boxes) -> tuple[Box, int, int]:
     away = (direction_to(here, (round(ex), round(ey))) + 4) % 8
     path = [start]
     for _ in range(FALL_BACK_BOXES):
-        nxt = next((step(here, d) for d in (away, (away + 1) % 8, (away - 1) % 8)
+        ways = (away,) if battle.option("fall_back_way") == "straight" else \
+            (away, (away + 1) % 8, (away - 1) % 8)
+        nxt = next((step(here, d) for d in ways
                     if _passable(battle, unit, step(here, d), b)), None)
         if nxt is None:
             break

@@ -38,7 +38,7 @@ def _refusal(battle, kind: str, box: Box, t) -> str:
     if "woods" in t.kinds and kind not in LIGHT_FOOT:
         return "only light infantry may enter woods"
     if "town" in t.kinds and profile_arm(kind) in ("cavalry", "artillery"):
-        return "cavalry and artillery may not enter buildings"
+        return "cavalry and artillery may not enter buildings (a town)"
     return ""
 
 

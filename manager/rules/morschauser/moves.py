@@ -27,7 +27,8 @@ def own_leader(battle, lid: str):
     need(lid in battle.leaders, f"there is no leader {lid!r}")
     leader = battle.leaders[lid]
     need(not leader.eliminated, f"{leader.name} has fallen")
-    need(leader.side == battle.state.active, f"{leader.name} is not on the side to move")
+    need(leader.side == battle.state.active, f"{leader.name} is not on the side to move: it "
+         f"is {battle.sides[battle.state.active].name}'s turn")
     return leader
 
 
@@ -141,10 +142,28 @@ def _why_not(battle, unit, to_box, facing, formation) -> str:
     slow = half_speed_reasons(battle, unit) + (["its command is Shaken"] if is_shaken(battle, unit) else [])
     why = f" (half speed: {'; '.join(slow)})" if slow else ""
     if to_box in search(battle, unit, fwd + 20).contact:
-        return (f"{unit.name} entering {to_box} is in an enemy zone of control and must face "
+        return (f"{unit.name} entering {to_box} is in an enemy zone of control (ZOC) and must face "
                 f"into an enemy box ({', '.join(DIR_NAMES[d] for d in contact_facings(battle, unit, to_box))})")
-    return (f"{unit.name} cannot reach {where} with its {fwd:g} box move{why}; "
-            f"turns cost 1/2 box per 45 degrees, diagonals 1.5, enemy zones of control stop a move")
+    return (f"{unit.name} cannot reach {where} with its {fwd:g} box move{why}"
+            f"{_obstacle(battle, unit, to_box)}; turns cost 1/2 box per 45 degrees, diagonals "
+            f"1.5, a move to the rear half speed, enemy zones of control (ZOC) stop a move")
+
+
+def _obstacle(battle, unit, to_box) -> str:
+    """What lies on the straight way there: ground the unit may not enter, or an enemy
+    zone of control it would have to stop in (a hint; other paths were tried too)."""
+    from ...grid import line_boxes
+    b = board(battle)
+    start = box_of(battle, unit)
+    for box in line_boxes(start, to_box):
+        if box in (start, to_box):
+            continue
+        refusal = terrain_refusal(battle, unit.kind, box)
+        if refusal:
+            return f" ({refusal}: {box} is in the way)"
+        if b.in_enemy_zoc(unit.side, box):
+            return f" (it would enter an enemy zone of control (ZOC) at {box} and stop there)"
+    return ""
 
 
 def resolve_move_unit(battle, action, dice) -> list:

@@ -83,6 +83,9 @@ OPTIONS = (
            "Not in the text: a unit whose fall back is blocked (by enemies, ground it may "
            "not enter or the table edge; friends are passed through) simply stops, or takes "
            "a hit for each box it could not move.", ("stop", "hit_per_box")),
+    Option("fall_back_way", "slide",
+           "Not in the text: a fall back blocked straight behind slips to either diagonal "
+           "box, or goes straight back only, as far as it can.", ("slide", "straight")),
     Option("shaken_rear_speed", "full",
            "A Shaken command's units retreat to the rear at full speed (the text's "
            "'except to the rear') or at the usual half speed.", ("full", "half")),
