@@ -18,6 +18,7 @@ from ..common import OrdersCommander
 from .fire import casualty_dist, may_fire, shot_spec
 from .melee import melees
 from .melee_odds import charge_odds
+from .charges import must_charge_left
 from .morale import may_influence, to_check
 from .state import allowance, arm, move_rate, near_units, unit_gap
 from .tables import GENERAL_MOVE, NEAR_MOD
@@ -50,6 +51,10 @@ class Commander(OrdersCommander):
 
     def _charges(self):
         b = self.battle
+        # a unit that rallied on a 7 must charge before the phase can end: first, whatever
+        # the commander thought of it earlier in the phase
+        for u, e in must_charge_left(b, self.side):
+            return Charge(u.id, e.id)
         for u in b.live_units(self.side):
             if u.id in self.done or u.moved or arm(u) == "artillery":
                 continue
