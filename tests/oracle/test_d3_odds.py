@@ -85,3 +85,19 @@ def test_shooting_odds_equal_seeded_runs_with_the_auto_re_roll():
         want = mixed(p, pmf(d(3)))
         assert dist_pmf(odds.lines[0].dist) == want
         assert not agree(want, runs(s.battle, action, _hits_on("t")))
+
+
+def test_charge_odds_equal_seeded_runs_with_activation():
+    """A worn charger: the activation test, then D3+1 doubled on the flank."""
+    from manager.rules.d3.combat import melees  # noqa: F401  (the melee the charge makes)
+    units = [piece("c", "blue", "light_cavalry", (20, 24), hits=5),
+             piece("t", "red", "line_infantry", (20, 14), facing=90, hits=5)]
+    s, _ = session_at(table(units), "move")
+    action = ga.Charge("c", "t")
+    odds = s.ruleset.odds(s.battle, action)
+    p = activation(4)
+    assert odds.outcomes["activates"] == p
+
+    def charged(before, after, events):
+        return {"contact"} if any(e.__class__.__name__ == "ChargeMade" for e in events) else set()
+    assert not agree({"contact": p}, runs(s.battle, action, charged))

@@ -178,3 +178,19 @@ def test_rally_runs_match_the_text_with_quality_and_napoleon():
             return {sum(e.regained for e in events if isinstance(e, UnitRallied))}
         counts = runs(s.battle, ga.Rally("b1-ldr", "u"), regained)
         assert not agree(want, counts)
+
+
+def test_leader_hit_odds_equal_icepool_and_the_runs():
+    """A leader in a box shot at: 2D6 of 2 or 3 hits him (3 in 36)."""
+    from manager.events import LeaderHit
+    from oracle.core import d, prob
+    b = build([unit("f", "blue", "line_infantry", (4, 5)), unit("t", "red", "line_infantry", (6, 5))],
+              leaders={"r1": {"at": [6, 5]}})
+    s, _ = session(b)
+    action = ga.Fire("f", "t")
+    odds = s.ruleset.odds(s.battle, action)
+    want = prob(d(6) + d(6), lambda total: total in (2, 3))
+    assert odds.outcomes["Leader r1 hit"] == want == Fraction(3, 36)
+    counts = runs(s.battle, action, lambda b0, b1, ev: {"Leader r1 hit"} if any(
+        isinstance(e, LeaderHit) for e in ev) else set())
+    assert not agree({"Leader r1 hit": want}, counts)

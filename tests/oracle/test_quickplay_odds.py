@@ -103,3 +103,20 @@ def test_charge_odds_include_the_command_test_and_the_volley_as_it_comes_in():
         counts = runs(s.battle, action, _contact)
         assert not agree({"contact": odds.outcomes["contact"]}, counts)
         assert odds.outcomes["contact"] < reach, "the volley at close range may break it"
+
+
+def _tested(before, after, events):
+    return {"tests"} if any(e.__class__.__name__ == "MoraleTested" for e in events) else set()
+
+
+def test_volley_morale_test_odds_equal_icepool_and_the_runs():
+    """A quarter lost to shooting in a turn tests morale: 16 figures, 4 hits."""
+    units = [piece("f", "blue", "line_infantry", (24, 30)),
+             piece("t", "red", "line_infantry", (24, 30 - 0.5 - 4.0 - 0.5), facing=180)]
+    s, _ = session_at(table(units), "act")
+    action = ga.Fire("f", "t")
+    odds = s.ruleset.odds(s.battle, action)
+    want = prob(count(8, hits_die([4, 5, 6])), lambda h: h >= 4)
+    key = "t must test morale (25% lost this turn)"
+    assert odds.outcomes[key] == want
+    assert not agree({"tests": want}, runs(s.battle, action, _tested))
