@@ -217,6 +217,7 @@ def test_unmoved_cavalry_counter_charge_and_skirmishers_retreat():
     events = s.execute(ga.Charge("b", "r"))
     assert any("counter-charge" in e.describe() for e in events)
     s, src = act(duel(12, "light_cavalry", "skirmishers"))
+    src.push(3)                          # the charger still rolls its move (declared, rolled)
     s.execute(ga.Charge("b", "r"))
     assert s.battle.units["r"].y < 12 and not mark(s.battle.units["b"], "charging")
 

@@ -44,7 +44,8 @@ def charge_plan(battle, unit, target):
 def check_charge(battle, action) -> None:
     unit = own_unit(battle, action.unit)
     need(arm(unit) != "artillery", "guns do not charge")
-    need(not acted(battle, unit) and not pinned(battle, unit), f"{unit.name} has already acted")
+    need(not pinned(battle, unit), f"{unit.name} is pinned: a charge has contacted it")
+    need(not acted(battle, unit), f"{unit.name} has already acted")
     need(not engaged(battle, unit), f"{unit.name} is in melee")
     target = battle.units.get(action.target)
     need(target is not None and not target.eliminated and target.side != unit.side,
@@ -67,13 +68,13 @@ def resolve_charge(battle, action, dice) -> list:
     if not in_command_test(battle, unit, dice, events):     # a charge is a move: tested
         events.insert(0, ChargeOutcome(unit.name, target.name, "out of command: no charge"))
         return events
+    allowance = roll_allowance(battle, unit, "", False, dice, events)    # declared, rolled
     if is_skirmish(target) and not acted(battle, target) and battle.option("skirmisher_evade"):
         battle.mark_unit(target.id, acted=battle.state.turn)
-        retreat(battle, target.id, unit.pos, 1, events, face_enemy=False)
+        retreat(battle, target.id, unit.pos, 1, events, face_enemy=False, dice=dice)
         events.insert(0, ChargeOutcome(unit.name, target.name, "the skirmishers retreat"))
-        _advance(battle, unit, spot, way, min(cost, max_allowance(battle, unit)) * 0.5, events)
+        _advance(battle, unit, spot, way, min(cost, allowance), events)   # its rolled move
         return events
-    allowance = roll_allowance(battle, unit, "", False, dice, events)
     if allowance + 1e-9 < cost:
         _advance(battle, unit, spot, way, allowance, events)
         events.insert(0, ChargeOutcome(unit.name, target.name, "falls short"))
