@@ -421,3 +421,37 @@ class SetOption(Action):
         opts = dict(battle.info.options, **{self.key: self.value})
         battle.set_info(replace(battle.info, options=MappingProxyType(opts)))
         return [ScenarioEdited(f"option {self.key} = {self.value!r}")]
+
+
+TERRAIN_FIELDS = {"name": str, "variant": str, "level": int}
+
+
+@register
+@dataclass(frozen=True)
+class EditTerrain(Action):
+    """Name a river, set a wood's or a wall's variant, a hill's level: the properties
+    panel's edits of a terrain feature (its shape is ReshapeTerrain's)."""
+    id: str
+    changes: tuple            # ((field, value), ...)
+
+    def validate(self, battle, ruleset):
+        try:
+            battle.battlefield.feature(self.id)
+        except KeyError:
+            raise IllegalAction(f"there is no terrain {self.id!r}") from None
+        for key, value in self.changes:
+            kind = TERRAIN_FIELDS.get(key)
+            need(kind is not None, f"terrain has no field {key!r} "
+                                   f"(fields: {', '.join(TERRAIN_FIELDS)})")
+            need(isinstance(value, kind) and not isinstance(value, bool),
+                 f"{key} must be {'a number' if kind is int else 'text'}, not {value!r}")
+            if key == "level":
+                need(1 <= value <= 9, f"a hill's level is 1 to 9, not {value}")
+            else:
+                need(len(value) <= 80 and value.isprintable(),
+                     f"{key} must be printable text of at most 80 characters")
+
+    def apply(self, battle, ruleset, dice):
+        f = replace(battle.battlefield.feature(self.id), **dict(self.changes))
+        battle.set_battlefield(battle.battlefield.with_feature(f))
+        return [ScenarioEdited(f"{f.name or f.kind}: " + ", ".join(f"{k} {v}" for k, v in self.changes))]

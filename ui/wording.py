@@ -86,6 +86,7 @@ def action_text(battle, action, also=None) -> str:
         "AddTerrain": lambda: f"Add {a.name or a.kind}",
         "RemoveTerrain": lambda: f"Remove {n(a.id)}",
         "ReshapeTerrain": lambda: f"Reshape {n(a.id)}",
+        "EditTerrain": lambda: f"{n(a.id)}: {_changes(a.changes)}",
         "SetOption": lambda: f"Option {a.key.replace('_', ' ')}: {a.value}",
     }
     make = texts.get(verb)

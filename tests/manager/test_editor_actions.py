@@ -76,3 +76,25 @@ def test_edits_replay_from_the_log_with_game_moves():
     s.execute(ga.MoveUnit("n", centre((7, 3)), 90))
     log = [LogEntry.from_dict(e) for e in s.log()]
     assert Session.replay(start, log).battle.fingerprint() == s.battle.fingerprint()
+
+
+def test_edit_terrain_names_sets_variant_and_refuses_bad_fields():
+    """Issue 21, item 10: the terrain properties' action."""
+    import pytest as _pytest
+    from manager.editor_actions import EditTerrain
+    from manager.errors import IllegalAction as _Illegal
+    from manager.scenario_io import load_scenario
+    from manager.session import Session
+    from pathlib import Path
+    s = Session(load_scenario(Path(__file__).resolve().parents[1] / "data" / "skirmish.toml"))
+    fid = s.battle.battlefield.features[0].id
+    s.execute(EditTerrain(fid, (("name", "Mill stream"), ("variant", "deep"))))
+    f = s.battle.battlefield.feature(fid)
+    assert (f.name, f.variant) == ("Mill stream", "deep")
+    for bad in ((("colour", "red"),), (("level", 0),), (("name", 3),), (("name", "x" * 81),)):
+        with _pytest.raises(_Illegal):
+            s.execute(EditTerrain(fid, bad))
+    with _pytest.raises(_Illegal, match="no terrain"):
+        s.execute(EditTerrain("nowhere", (("name", "x"),)))
+    s.undo()
+    assert s.battle.battlefield.feature(fid).name != "Mill stream"

@@ -111,3 +111,27 @@ def test_a_scenario_builders_hour(open_window, qtbot, tmp_path, monkeypatch):
     assert sorted(f.kind for f in w.doc.battle.battlefield.features) == kinds
     assert all(pixel(w, *xy) != table for xy in ((10, 36), (20, 25.5), (20, 16.5)))
     assert w.scene.units.keys() == w.doc.battle.units.keys()
+
+
+def test_terrain_properties_name_a_river_and_a_woods_kind(open_window, qtbot):
+    """Issue 21, item 10: select a terrain feature, name it, set its kind; one undo step each."""
+    w = open_window()
+    b = w.doc.battle
+    river = next(f for f in b.battlefield.features if f.kind in ("river", "stream"))
+    w.doc.select([river.id])
+    props = w.docks["PropertiesDock"]
+    assert river.kind in props.heading.text()
+    name = props.fields["name"]
+    name.selectAll()
+    qtbot.keyClicks(name, "Goldbach")
+    qtbot.keyClick(name, Qt.Key_Return)
+    assert w.doc.battle.battlefield.feature(river.id).name == "Goldbach"
+    assert w.doc.undo_stack.undoText().endswith("name Goldbach")
+    wood = next(f for f in b.battlefield.features if f.kind == "woods")
+    w.doc.select([wood.id])
+    variant = props.fields["variant"]
+    qtbot.keyClicks(variant, "pine")
+    qtbot.keyClick(variant, Qt.Key_Return)
+    assert w.doc.battle.battlefield.feature(wood.id).variant == "pine"
+    qtbot.keyClick(w, Qt.Key_Z, Qt.ControlModifier)
+    assert w.doc.battle.battlefield.feature(wood.id).variant == ""

@@ -5,7 +5,8 @@ from __future__ import annotations
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDockWidget, QDoubleSpinBox, QFormLayout,
                                QLabel, QLineEdit, QSpinBox, QVBoxLayout, QWidget)
 
-from manager.editor_actions import EditLeader, EditUnit, RelocateLeader, RelocateUnit
+from manager.editor_actions import (EditLeader, EditTerrain, EditUnit, RelocateLeader,
+                                   RelocateUnit)
 from manager.model.forces import UNIT_TRAITS
 
 from ..widgets import scrolled
@@ -41,11 +42,15 @@ class PropertiesDock(QDockWidget):
     # ---- which piece --------------------------------------------------------------------
     def _piece(self):
         b = self.doc.shown
-        return b.units.get(self.pid) or b.leaders.get(self.pid)
+        piece = b.units.get(self.pid) or b.leaders.get(self.pid)
+        if piece is None and self.pid:
+            piece = next((f for f in b.battlefield.features if f.id == self.pid), None)
+        return piece
 
     def _rebuild(self) -> None:
         b = self.doc.shown
-        ids = [i for i in self.doc.selection if i in b.units or i in b.leaders]
+        terrain = {f.id for f in b.battlefield.features}
+        ids = [i for i in self.doc.selection if i in b.units or i in b.leaders or i in terrain]
         self.pid = ids[0] if len(ids) == 1 else None
         while self.form.rowCount():
             self.form.removeRow(0)
@@ -57,8 +62,10 @@ class PropertiesDock(QDockWidget):
             return
         if self.pid in b.units:
             self._unit_form()
-        else:
+        elif self.pid in b.leaders:
             self._leader_form()
+        else:
+            self._terrain_form(piece)
         self._refresh()
 
     def _add(self, key, label, widget, commit) -> None:
@@ -126,6 +133,19 @@ class PropertiesDock(QDockWidget):
             w.setSuffix('"')
             self._add(key, key.upper(), w, "place_leader")
 
+    def _terrain_form(self, feature) -> None:
+        """Name a river, say what kind of wood or wall (the variant), a hill's level."""
+        variant = QLineEdit()
+        variant.setPlaceholderText({"wall": "stone, hedge, fence, high", "town": "village, "
+                                    "castle, fortified", "woods": "pine, orchard, open"}.get(
+                                        feature.kind, "what kind (free text)"))
+        self._add("name", "Name", QLineEdit(), "terrain")
+        self._add("variant", "Kind of " + feature.kind, variant, "terrain")
+        if feature.kind == "hill":
+            level = QSpinBox()
+            level.setRange(1, 9)
+            self._add("level", "Level", level, "terrain")
+
     # ---- show the record ------------------------------------------------------------------
     def _refresh(self) -> None:
         piece = self._piece()
@@ -142,10 +162,13 @@ class PropertiesDock(QDockWidget):
                                      f"{', ' + cmd.name if cmd else ''}"
                                      + ("<br><i>eliminated</i>" if piece.eliminated else ""))
                 self.fields["hits"].setRange(1, max(piece.max_hits, 1))
-            else:
+            elif self.pid in b.leaders:
                 self.heading.setText(f"<b>{piece.name}</b> ({piece.id}), leader<br>"
                                      f"{b.sides[piece.side].name}")
                 self.fields["hits"].setRange(1, max(piece.max_hits, 1))
+            else:
+                self.heading.setText(f"<b>{piece.name or piece.kind}</b> ({piece.id}), "
+                                     f"{piece.kind}")
             for key, w in self.fields.items():
                 value = _value(piece, key)
                 if isinstance(w, QLineEdit):
@@ -174,6 +197,8 @@ class PropertiesDock(QDockWidget):
             action = EditUnit(piece.id, ((key, value),))
         elif how == "leader":
             action = EditLeader(piece.id, ((key, value),))
+        elif how == "terrain":
+            action = EditTerrain(piece.id, ((key, value),))
         elif how == "place":
             pos = (self.fields["x"].value(), self.fields["y"].value())
             action = RelocateUnit(piece.id, pos, int(self.fields["facing"].value()))
