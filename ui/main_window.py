@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (QDockWidget, QFileDialog, QLabel, QMainWindow, QM
 
 
 from .battlefield.paint_tools import BrushTool, PlaceTool, PointTool, PolylineTool
+from .battlefield.ruler import RulerTool
 from .battlefield.scene import BattleScene
 from .battlefield.tools import SelectTool
 from .battlefield.view import BattleView
@@ -29,7 +30,8 @@ from .library_menu import LibraryMenu
 from .settings import AppSettings
 from .wording import place
 
-TOOLS = (SelectTool, PlaceTool, BrushTool, PolylineTool, PointTool)
+TOOLS = (SelectTool, RulerTool, PlaceTool, BrushTool, PolylineTool, PointTool)
+MEASURING = ("select", "ruler")       # tools that change nothing: on during the battle
 
 
 class MainWindow(QMainWindow):
@@ -327,9 +329,9 @@ class MainWindow(QMainWindow):
         them, so a stray P and a click adds no bridge), unless in correction mode."""
         allowed = self.doc.editing_allowed and self.doc.preview is None
         for name, action in self.tool_actions.items():
-            action.setEnabled(name == "select" or allowed)
+            action.setEnabled(name in MEASURING or allowed)
         self.correction_action.setChecked(self.doc.correcting)
-        if not allowed and self.view.tool is not None and self.view.tool.name != "select":
+        if not allowed and self.view.tool is not None and self.view.tool.name not in MEASURING:
             self.use_tool("select")
 
     def _place_in(self, cid: str) -> None:

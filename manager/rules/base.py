@@ -225,6 +225,14 @@ class Ruleset:
         """Polygons (inches) the unit could move to now; [] when it cannot move."""
         return []
 
+    # degrees either side of the front a unit may shoot, where the rules give one
+    fire_arc: float | None = None
+
+    def range_bands(self, battle, unit) -> list[tuple[str, float]]:
+        """The unit's shooting ranges as (label, inches), nearest first, for the map's
+        bands on an open table; [] where it does not shoot or the table is gridded."""
+        return []
+
     def describe_profiles(self) -> list[dict]:
         return [{"kind": p.kind, "label": p.label, "arm": p.arm, **p.stats}
                 for p in self.profiles.values()]

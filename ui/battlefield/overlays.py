@@ -1,16 +1,23 @@
 """Marks drawn over the table for a moment or while an order is being chosen: the line
-from a shooter to the target picked in the turn runner, and a flash on the pieces an
-order just touched, so the umpire sees on the map what the turn runner says happened."""
+from a shooter to the target picked in the turn runner, a flash on the pieces an order
+just touched (so the umpire sees on the map what the turn runner says happened), and on
+an open table the selected unit's range bands and fire arc (the ruleset's numbers,
+measured from the middle of its front edge)."""
 from __future__ import annotations
 
-from PySide6.QtCore import QLineF, QTimer, Qt
-from PySide6.QtGui import QColor, QPen
-from PySide6.QtWidgets import QGraphicsEllipseItem, QGraphicsLineItem
+import math
+
+from PySide6.QtCore import QLineF, QPointF, QTimer, Qt
+from PySide6.QtGui import QColor, QFont, QPainterPath, QPen
+from PySide6.QtWidgets import (QGraphicsEllipseItem, QGraphicsLineItem, QGraphicsPathItem,
+                               QGraphicsSimpleTextItem)
 
 AIM_PEN = QPen(QColor(200, 20, 20, 230), 0.35, Qt.DashLine)
 FLASH_PEN = QPen(QColor(255, 190, 0), 0.5)
 FLASH_MS = 1500
 OVERLAY_Z = 40
+BAND_PENS = [QPen(QColor(150, 40, 160, c), 0.12, Qt.DashLine) for c in (230, 180, 130, 100)]
+ARC_PEN = QPen(QColor(150, 40, 160, 200), 0.1, Qt.DotLine)
 
 
 class Overlays:
@@ -26,6 +33,56 @@ class Overlays:
         self._timer = QTimer(scene)         # goes with the scene: no call into a dead one
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self.clear_flash)
+        self.bands = QGraphicsPathItem()
+        self.bands.setZValue(OVERLAY_Z - 1)
+        self.bands.setAcceptedMouseButtons(Qt.NoButton)
+        self.bands.setPen(ARC_PEN)
+        scene.addItem(self.bands)
+        self.band_items: list = []
+        self.band_ranges: list[tuple[str, float]] = []     # what is drawn (tests read it)
+
+    def show_bands(self) -> None:
+        """Range bands and arc of the one selected unit on an open table."""
+        for item in self.band_items:
+            self.scene.removeItem(item)
+        self.band_items, self.band_ranges = [], []
+        self.bands.setPath(QPainterPath())
+        doc = self.scene.doc
+        b, rs = doc.shown, doc.ruleset
+        units = doc.selected_units()
+        if rs.measure != "inches" or len(units) != 1 or b.units[units[0]].eliminated:
+            return
+        u = b.units[units[0]]
+        bands = [(label, r) for label, r in rs.range_bands(b, u) if r > 0]
+        if not bands:
+            return
+        depth = rs.footprint(b, u)[1]
+        a = math.radians(u.facing)
+        fx, fy = u.x + math.sin(a) * depth / 2, u.y - math.cos(a) * depth / 2   # front middle
+        font = QFont("Sans")
+        font.setPixelSize(1)
+        for k, (label, r) in enumerate(bands):
+            ring = QGraphicsEllipseItem(fx - r, fy - r, 2 * r, 2 * r)
+            ring.setPen(BAND_PENS[min(k, len(BAND_PENS) - 1)])
+            ring.setZValue(OVERLAY_Z - 1)
+            ring.setAcceptedMouseButtons(Qt.NoButton)
+            self.scene.addItem(ring)
+            text = QGraphicsSimpleTextItem(f'{label} {r:g}"')
+            text.setFont(font)
+            text.setBrush(QColor(120, 20, 130))
+            text.setPos(fx + math.sin(a) * r - 1.5, fy - math.cos(a) * r)
+            text.setZValue(OVERLAY_Z)
+            self.scene.addItem(text)
+            self.band_items += [ring, text]
+        self.band_ranges = bands
+        if rs.fire_arc:
+            far = bands[-1][1]
+            path = QPainterPath()
+            for side in (-1, 1):
+                t = a + side * math.radians(rs.fire_arc)
+                path.moveTo(fx, fy)
+                path.lineTo(fx + math.sin(t) * far, fy - math.cos(t) * far)
+            self.bands.setPath(path)
 
     def _centre(self, pid):
         b = self.scene.doc.shown

@@ -38,6 +38,8 @@ class BattleScene(QGraphicsScene):
         self.reach.setAcceptedMouseButtons(Qt.NoButton)
         self.addItem(self.reach)
         self.overlays = Overlays(self)
+        doc.selection_changed.connect(self.overlays.show_bands)
+        doc.changed.connect(self.overlays.show_bands)
         self._table_key = None
         self._features = None
         self._grid = None

@@ -10,14 +10,19 @@ from .. import register_ruleset
 from ..base import Ruleset
 from ..common import TableRuleset
 from . import combat, flow, moves, reroll
-from .tables import FORMATIONS, MOVE, OPTIONS, PHASES, PROFILES, TRAITS
+from .tables import FIRE_ARC, FORMATIONS, MOVE, OPTIONS, PHASES, PROFILES, TRAITS
 
 
 class D3(TableRuleset, Ruleset):
     id = "d3"
     name = "D3 Horse and Musket (inches)"
     impassable = ("lake", "marsh")
+    fire_arc = FIRE_ARC
     profiles = PROFILES
+
+    def range_bands(self, battle, unit):
+        reach = self.profile(unit.kind).get("range", 0)
+        return [("range", reach)] if reach else []
     options = OPTIONS
     phases = PHASES
     traits = TRAITS

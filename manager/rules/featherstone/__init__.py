@@ -11,7 +11,7 @@ from ..base import Ruleset
 from ..common import TableRuleset
 from . import charges, fire, flow, melee, melee_odds, morale, moves
 from .state import footprint as _footprint
-from .tables import FORMATIONS, GENERAL_NEAR, OPTIONS, PHASES, PROFILES, TRAITS
+from .tables import FORMATIONS, GENERAL_NEAR, OPTIONS, PHASES, PROFILES, SMALL_ARMS, TRAITS
 
 
 class Featherstone(TableRuleset, Ruleset):
@@ -19,6 +19,10 @@ class Featherstone(TableRuleset, Ruleset):
     name = "Featherstone-like Horse and Musket (inches)"
     command_radius = GENERAL_NEAR           # where his influence reaches
     profiles = PROFILES
+
+    def range_bands(self, battle, unit):
+        bands = SMALL_ARMS.get(self.profile(unit.kind).get("weapon", ""), ())
+        return [(label, limit) for label, (limit, _) in zip(("short", "medium", "long"), bands)]
     options = OPTIONS
     phases = PHASES
     arrival_phase = "moves"          # reinforcements come on with the side's moves

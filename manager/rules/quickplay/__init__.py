@@ -11,7 +11,7 @@ from .. import register_ruleset
 from ..base import Ruleset
 from ..common import TableRuleset
 from . import combat, flow, melee, moves
-from .tables import FORMATIONS, OPTIONS, PHASES, PROFILES, TRAITS
+from .tables import FIRE_ARC, FORMATIONS, OPTIONS, PHASES, PROFILES, RANGES, TRAITS
 
 ACTIVATIONS = ("MoveUnit", "ChangeFormation", "Charge", "Fire", "MoveLeader", "Rally",
                "FollowMe")
@@ -24,6 +24,11 @@ class QuickPlay(TableRuleset, Ruleset):
     options = OPTIONS
     phases = PHASES
     arrival_phase = "act"          # reinforcements come on with the side's moves
+    fire_arc = FIRE_ARC
+
+    def range_bands(self, battle, unit):
+        close, long = RANGES.get(self.profile(unit.kind).get("weapon", ""), (0, 0))
+        return [("close", close), ("long", long)] if long else []
     traits = TRAITS
     formations = FORMATIONS
 
