@@ -8,6 +8,16 @@ from ..errors import StoreError
 from ..store import sqlite_file
 
 
+def _open(path):
+    """The campaign, opened to write; a lock left by a crashed Berthier is cleared, and said."""
+    import sys
+    from .ledger import Campaign
+    c = Campaign.open(path)
+    if c.notice:
+        print(f"berthier: {c.notice}", file=sys.stderr)
+    return c
+
+
 def _new(args) -> int:
     from ..scenario_io import load_scenario
     from .ledger import Campaign, CampaignOptions
@@ -26,9 +36,8 @@ def _fight(args) -> int:
     from ..scenario_io import load_scenario
     from ..session import Session
     from ..store import create_battle
-    from .ledger import Campaign
     from .reconstitute import battle_for, close_battle
-    c = Campaign.open(args.file)
+    c = _open(args.file)
     try:
         scenario = load_scenario(args.scenario) if args.scenario else c.founding_battle()
         battle = battle_for(c, scenario)
@@ -65,10 +74,9 @@ def _fight(args) -> int:
 
 def _close(args) -> int:
     from ..store.battle_file import load_battle
-    from .ledger import Campaign
     from .reconstitute import close_battle
     session, meta = load_battle(args.battle)
-    c = Campaign.open(args.file)
+    c = _open(args.file)
     try:
         result = close_battle(c, session, meta, str(args.battle), force=args.force)
         print(f"battle {result['battle']} booked: {result['ledger_rows']} ledger rows, "
@@ -109,8 +117,7 @@ def _print_show(s: dict) -> None:
 
 
 def _reinforce(args) -> int:
-    from .ledger import Campaign
-    c = Campaign.open(args.file)
+    c = _open(args.file)
     try:
         now = c.reinforce(args.unit, args.points, args.note or "")
         print(f"{c.units()[args.unit]['name']} is now {now}")

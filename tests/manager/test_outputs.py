@@ -4,7 +4,6 @@ import errno
 import io
 import os
 import shutil
-import sqlite3
 import subprocess
 from pathlib import Path
 
