@@ -132,10 +132,11 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def balance(path, runs: int, ruleset=None, seed=1, turns=None, progress=True) -> dict:
+def balance(path, runs: int, ruleset=None, seed=1, turns=None, progress=True,
+            workers: int | None = None) -> dict:
     jobs = [(str(path), ruleset, seed + i, turns) for i in range(runs)]
     results = []
-    workers = max(1, min(os.cpu_count() or 1, runs))
+    workers = max(1, min(workers or os.cpu_count() or 1, runs))
     bar = _Progress(runs) if progress else None
     if workers == 1:
         for job in jobs:
