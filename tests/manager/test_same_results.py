@@ -14,8 +14,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from state_hash import CASES, digest, play  # noqa: E402
 
 RECORDED = {
-    ("morschauser", "austerlitz.toml", 1, 12): "f054fd954277224b",
-    ("morschauser", "austerlitz.toml", 2, 12): "55ad7568ef2cff43",
+    ("morschauser", "austerlitz.toml", 1, 12): "09a74955b01a17f2",
+    ("morschauser", "austerlitz.toml", 2, 12): "eef9fa2a4db50b3a",
     ("featherstone", "quatre_bras.toml", 1, None): "f851d9fff6f0dc22",
     ("featherstone", "quatre_bras.toml", 2, None): "91cd5dff6614a258",
     ("featherstone", "austerlitz.toml", 1, 1): "72da257f18836146",
