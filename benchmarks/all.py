@@ -34,7 +34,11 @@ SCRIPTS = {
 
 def run_script(name: str, tiny: bool) -> tuple[list[dict], str]:
     cmd = [sys.executable, str(HERE / f"{name}.py"), "--json"] + (["--tiny"] if tiny else [])
-    p = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT,
+                           timeout=120 if tiny else 3600)
+    except subprocess.TimeoutExpired as exc:
+        return [], f"{name}.py did not finish in {exc.timeout:.0f} s"
     if p.returncode != 0:
         last = (p.stderr.strip().splitlines() or ["no output"])[-1]
         return [], f"{name}.py failed: {last}"

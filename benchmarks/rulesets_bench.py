@@ -3,6 +3,8 @@
     python benchmarks/rulesets_bench.py [--turns 3] [--rulesets featherstone,d3] [--tiny] [--json]
 
 For each ruleset the automatic commander plays Austerlitz on both sides. Reported:
+Times are CPU time of this process (time.process_time): on a machine shared with other
+work, wall time is inflated by waiting for a core (it is in the notes).
 - seconds per game turn (the median turn; the Morschauser turn is measured in the same
   run, and each inch ruleset's turn is given as a multiple of it: target at most 3x);
 - exact odds of every fire, melee and charge the commanders order, timed just before
@@ -40,28 +42,29 @@ def play(ruleset: str, path, turns: int, seed: int = 1) -> dict:
     def execute(action):
         name = type(action).__name__
         if name in ODDS_ACTIONS and name in s.ruleset._odds:
-            t = time.perf_counter()
+            t = time.process_time()
             try:
                 s.ruleset.odds(s.battle, action)
             except Exception:                     # an order the rules refuse has no odds
                 pass
             else:
-                odds_times.setdefault(name, []).append(time.perf_counter() - t)
-            in_odds[0] += time.perf_counter() - t
+                odds_times.setdefault(name, []).append(time.process_time() - t)
+            in_odds[0] += time.process_time() - t
         return s.execute(action)
 
     ap = Autopilot(s, execute=execute)
     ap.step()                                            # StartBattle
-    turn_s = []
+    turn_s, wall = [], []
     drag = None
     while not s.battle.state.over and s.battle.state.turn <= turns:
         if drag is None and ruleset in INCH:
             drag = judge_drags(s, ap)
         in_odds[0] = 0.0
-        t = time.perf_counter()
+        t, w = time.process_time(), time.perf_counter()
         ap.play_turn()
-        turn_s.append(time.perf_counter() - t - in_odds[0])
-    return {"turn_s": turn_s, "odds": odds_times, "drag": drag or [],
+        turn_s.append(time.process_time() - t - in_odds[0])
+        wall.append(time.perf_counter() - w - in_odds[0])
+    return {"turn_s": turn_s, "wall_s": wall, "odds": odds_times, "drag": drag or [],
             "units": len(s.battle.units)}
 
 
@@ -76,12 +79,12 @@ def judge_drags(s, ap) -> list[float]:
         for k in range(1, 9):                            # a drag forward, a little aside
             dx, dy = 0.7 * k, -0.9 * k if u.y > b.battlefield.height / 2 else 0.9 * k
             action = ga.MoveUnit(u.id, (u.x + dx, u.y + dy), u.facing)
-            t = time.perf_counter()
+            t = time.process_time()
             try:
                 s.check(action)
             except IllegalAction:                        # a refusal is an answer too
                 pass
-            times.append(time.perf_counter() - t)
+            times.append(time.process_time() - t)
     return times
 
 
@@ -93,7 +96,8 @@ def figures(tiny: bool = False, turns: int = 3, rulesets=None) -> list[dict]:
     for rs in rulesets:
         r = play(rs, path, turns)
         turn = statistics.median(r["turn_s"])
-        note = f"{len(r['turn_s'])} turns, {r['units']} units"
+        note = (f"{len(r['turn_s'])} turns, {r['units']} units, wall "
+                f"{statistics.median(r['wall_s']) * 1000:.0f} ms")
         if rs == "morschauser":
             base = turn
             out.append(figure(f"{where} turn, morschauser", turn * 1000, "ms",

@@ -10,9 +10,11 @@ lie beyond (front, flank, rear), and how far did the farthest figure travel in a
 from __future__ import annotations
 
 import math
+import struct
 from dataclasses import dataclass
 from functools import lru_cache
 
+from shapely import from_wkb
 from shapely.geometry import LineString, Polygon
 
 EPS = 1e-6
@@ -78,10 +80,16 @@ class Footprint:
         return Footprint(self.x, self.y, self.facing, frontage, depth)
 
 
-@lru_cache(maxsize=8192)
+_RING = struct.Struct("<BIII10d")         # WKB: a polygon of one closed ring of 5 points
+
+
+@lru_cache(maxsize=65536)
 def _polygon(fp: Footprint) -> Polygon:
-    """Bases are asked about far more often than they move: build each shape once."""
-    return Polygon(fp.corners())
+    """Bases are asked about far more often than they move: build each shape once.
+    From WKB, the same coordinates as Polygon(corners) (ring closed on the first
+    corner), at a third of the cost of shapely's Python constructor."""
+    (a, b), (c, d), (e, f), (g, h) = fp.corners()
+    return from_wkb(_RING.pack(1, 3, 1, 5, a, b, c, d, e, f, g, h, a, b))
 
 
 def gap(a: Footprint, b: Footprint) -> float:

@@ -2,9 +2,10 @@
 
 Inch rulesets keep asking which units stand within a reach of a point (a first filter
 before the exact geometry), and which bases could lie across a line of sight. Scanning
-every live unit for each question made an Austerlitz turn 25-40 times a grid turn. A
-grid hash of the live units' centres, built once per battle version (the battle's
-cache is cleared by every change), answers with the few units of the nearby cells.
+every live unit in Python for each question made an Austerlitz turn 25-40 times a grid
+turn. The live units' centres are kept in numpy arrays, built once per battle version
+(the battle's cache is cleared by every change): a question is a few vector operations,
+with a little slack, and the scan's own exact test runs only on the few units left.
 
 The answers are exactly the scan's: the same distance test on the same floats, in the
 order of `battle.live_units(side)`, so no result of the game can change.
@@ -13,82 +14,46 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from .footprint import distance
 
-CELL = 6.0          # inches: about a unit's reach of interest; a few units a cell
+SLACK = 1e-6        # inches: the vector prefilter keeps border cases for the exact test
 
 
 class UnitGrid:
-    """Live units (in `live_units` order) bucketed by the cell of their centre."""
+    """Live units (in `live_units` order) with their centres in numpy arrays: a query
+    is a few vector operations over every unit, then the exact test on the few left."""
 
-    __slots__ = ("cells", "count")
+    __slots__ = ("units", "xs", "ys")
 
     def __init__(self, units: list):
-        cells: dict = {}
-        for k, u in enumerate(units):
-            cells.setdefault((math.floor(u.x / CELL), math.floor(u.y / CELL)), []).append((k, u))
-        self.cells = cells
-        self.count = len(units)
-
-    def _box(self, x0: float, y0: float, x1: float, y1: float) -> list:
-        """(index, unit) of every unit whose cell meets the box, unsorted."""
-        i0, i1 = math.floor(x0 / CELL), math.floor(x1 / CELL)
-        j0, j1 = math.floor(y0 / CELL), math.floor(y1 / CELL)
-        cells = self.cells
-        out: list = []
-        if (i1 - i0 + 1) * (j1 - j0 + 1) > len(cells):        # a big box: walk the units
-            for (i, j), bucket in cells.items():
-                if i0 <= i <= i1 and j0 <= j <= j1:
-                    out += bucket
-            return out
-        for i in range(i0, i1 + 1):
-            for j in range(j0, j1 + 1):
-                bucket = cells.get((i, j))
-                if bucket:
-                    out += bucket
-        return out
+        self.units = units
+        self.xs = np.fromiter((u.x for u in units), float, len(units))
+        self.ys = np.fromiter((u.y for u in units), float, len(units))
 
     def within(self, xy, reach: float) -> list:
         """Units whose centre is within `reach` of xy (the scan's test), in order."""
         x, y = xy
-        hits = [(k, u) for k, u in self._box(x - reach, y - reach, x + reach, y + reach)
+        r = reach + SLACK
+        d2 = (self.xs - x) ** 2 + (self.ys - y) ** 2
+        units = self.units
+        return [u for u in (units[k] for k in np.flatnonzero(d2 <= r * r))
                 if distance(u.pos, xy) <= reach]
-        hits.sort(key=_first)
-        return [u for _, u in hits]
 
     def along(self, a, b, margin: float) -> list:
-        """Units whose centre may lie within `margin` of segment a-b (a superset: every
-        unit of the cells the widened segment passes over), in order."""
+        """Units whose centre lies within `margin` of segment a-b (and a few just
+        beyond: callers apply their own exact test), in order."""
         (ax, ay), (bx, by) = a, b
-        margin += 1e-6                          # rounding must never drop a border case
-        if ax > bx:
-            (ax, ay), (bx, by) = (bx, by), (ax, ay)
-        cells = self.cells
-        out: list = []
-        i0, i1 = math.floor((ax - margin) / CELL), math.floor((bx + margin) / CELL)
-        if (i1 - i0 + 1) * 3 > len(cells) or bx - ax < 1e-9:
-            out = self._box(ax - margin, min(ay, by) - margin, bx + margin, max(ay, by) + margin)
-        else:
-            slope = (by - ay) / (bx - ax)
-            for i in range(i0, i1 + 1):
-                # the segment's y over this column widened by the margin, clipped to it
-                x0, x1 = max(ax, i * CELL - margin), min(bx, (i + 1) * CELL + margin)
-                if x0 > x1:
-                    continue
-                y0, y1 = ay + slope * (x0 - ax), ay + slope * (x1 - ax)
-                if y0 > y1:
-                    y0, y1 = y1, y0
-                for j in range(math.floor((y0 - margin) / CELL),
-                               math.floor((y1 + margin) / CELL) + 1):
-                    bucket = cells.get((i, j))
-                    if bucket:
-                        out += bucket
-        out.sort(key=_first)
-        return [u for _, u in out]
-
-
-def _first(pair):
-    return pair[0]
+        dx, dy = bx - ax, by - ay
+        l2 = dx * dx + dy * dy
+        px, py = self.xs - ax, self.ys - ay
+        if l2 > 0:
+            t = np.clip((px * dx + py * dy) / l2, 0.0, 1.0)
+            px, py = px - t * dx, py - t * dy
+        m = margin + SLACK
+        units = self.units
+        return [units[k] for k in np.flatnonzero(px * px + py * py <= m * m)]
 
 
 def unit_grid(battle, side: str | None = None) -> UnitGrid:

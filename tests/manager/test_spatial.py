@@ -73,3 +73,15 @@ def test_memo_never_answers_for_a_trial_copy():
     for u in (real, real, trial, real):
         spatial.memo(b, "t", u.id, (u,), lambda u=u: calls.append(u.x) or u.x)
     assert calls == [1, 5, 1]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(-50, 200), st.floats(-50, 200), st.floats(0, 359.9), st.floats(0.1, 20),
+       st.floats(0.1, 10))
+def test_a_base_polygon_is_the_one_shapely_builds(x, y, facing, front, depth):
+    """Bases are built from WKB for speed: byte for byte the polygon of their corners."""
+    from shapely.geometry import Polygon
+
+    from manager.footprint import Footprint
+    fp = Footprint(x, y, facing, front, depth)
+    assert fp.polygon().wkb == Polygon(fp.corners()).wkb
