@@ -97,8 +97,20 @@ def gap(a: Footprint, b: Footprint) -> float:
     return a.polygon().distance(b.polygon())
 
 
+def surely_apart(a: Footprint, b: Footprint, inches: float) -> bool:
+    """Are the bases certainly more than `inches` apart edge to edge? (Each lies within
+    half its diagonal of its centre.) False means only "maybe not": measure then."""
+    reach = (math.hypot(a.frontage, a.depth) + math.hypot(b.frontage, b.depth)) / 2
+    return distance(a.centre, b.centre) - reach > inches + 1e-6
+
+
 def overlap(a: Footprint, b: Footprint) -> bool:
     """Do the bases overlap (touching edges do not count)?"""
+    # every corner lies within half the diagonal of its centre: bases whose circles are
+    # apart cannot overlap, and most asked are far apart (no shapes built for them)
+    reach = (math.hypot(a.frontage, a.depth) + math.hypot(b.frontage, b.depth)) / 2 + 1e-6
+    if (a.x - b.x) ** 2 + (a.y - b.y) ** 2 > reach * reach:
+        return False
     return a.polygon().intersection(b.polygon()).area > 1e-4
 
 
@@ -173,7 +185,8 @@ def contact_point(mover: Footprint, target: Footprint, along: float) -> tuple[fl
     if gap(at(0), target) <= EPS:
         return None if overlap(at(0), target) else mover.centre
     lo, hi = 0.0, far
-    if gap(at(hi), target) > EPS and not overlap(at(hi), target):
+    # (a gap above EPS means no overlap: the overlap test is only needed when touching)
+    if gap(at(hi), target) > EPS:
         # the straight line misses the target: find the closest approach
         best = min((gap(at(far * i / 64), target), i) for i in range(65))
         if best[0] > EPS:
@@ -181,7 +194,7 @@ def contact_point(mover: Footprint, target: Footprint, along: float) -> tuple[fl
         hi = far * best[1] / 64
     for _ in range(28):
         mid = (lo + hi) / 2
-        if gap(at(mid), target) > EPS and not overlap(at(mid), target):
+        if gap(at(mid), target) > EPS:
             lo = mid
         else:
             hi = mid

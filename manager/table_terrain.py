@@ -68,7 +68,9 @@ class TableTerrain:
         """The fraction (0..1) of the shape's area inside the given area kinds."""
         if shape.area <= 0:
             return 0.0
-        inside = sum(self.areas[k].intersection(shape).area for k in kinds if k in self.areas)
+        # an area the shape does not meet adds exactly 0.0: skip building the intersection
+        inside = sum(self.areas[k].intersection(shape).area for k in kinds
+                     if k in self.areas and self._prepared[k].intersects(shape))
         return min(inside / shape.area, 1.0)
 
     def level(self, xy) -> int:

@@ -195,13 +195,13 @@ def _water(battle, unit, start, end) -> str:
 
 
 def in_cover(battle, unit) -> bool:
-    return table_terrain(battle.battlefield).covered(
-        footprint(battle, unit).polygon(), ("woods", "town")) >= 0.5
+    return spatial.memo(battle, "d3.in_cover", unit.id, (unit,), lambda: table_terrain(
+        battle.battlefield).covered(footprint(battle, unit).polygon(), ("woods", "town")) >= 0.5)
 
 
 def in_town(battle, unit) -> bool:
-    return table_terrain(battle.battlefield).covered(
-        footprint(battle, unit).polygon(), ("town",)) >= 0.5
+    return spatial.memo(battle, "d3.in_town", unit.id, (unit,), lambda: table_terrain(
+        battle.battlefield).covered(footprint(battle, unit).polygon(), ("town",)) >= 0.5)
 
 
 def on_hilltop(battle, unit) -> bool:
