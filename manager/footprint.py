@@ -182,19 +182,30 @@ def contact_point(mover: Footprint, target: Footprint, along: float) -> tuple[fl
     def at(d):
         return mover.moved(mover.x + fx * d, mover.y + fy * d, along)
 
+    def apart(fp) -> bool:
+        # gap > EPS, measured only when the bases' circles do not already say so
+        return surely_apart(fp, target, EPS) or gap(fp, target) > EPS
+
     if gap(at(0), target) <= EPS:
         return None if overlap(at(0), target) else mover.centre
     lo, hi = 0.0, far
     # (a gap above EPS means no overlap: the overlap test is only needed when touching)
-    if gap(at(hi), target) > EPS:
-        # the straight line misses the target: find the closest approach
+    if apart(at(hi)):
+        # the straight line misses the target: find the closest approach, unless the
+        # centre's path never comes near enough for the bases to meet
+        px, py = target.x - mover.x, target.y - mover.y
+        s = max(0.0, min(far, px * fx + py * fy))
+        reach = (math.hypot(mover.frontage, mover.depth) + math.hypot(target.frontage,
+                                                                      target.depth)) / 2
+        if math.hypot(px - s * fx, py - s * fy) - reach > EPS + 1e-6:
+            return None
         best = min((gap(at(far * i / 64), target), i) for i in range(65))
         if best[0] > EPS:
             return None
         hi = far * best[1] / 64
     for _ in range(28):
         mid = (lo + hi) / 2
-        if gap(at(mid), target) > EPS:
+        if apart(at(mid)):
             lo = mid
         else:
             hi = mid

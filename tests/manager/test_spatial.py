@@ -85,3 +85,39 @@ def test_a_base_polygon_is_the_one_shapely_builds(x, y, facing, front, depth):
     from manager.footprint import Footprint
     fp = Footprint(x, y, facing, front, depth)
     assert fp.polygon().wkb == Polygon(fp.corners()).wkb
+
+
+def _contact_point_as_before(mover, target, along):
+    """contact_point as it was before the speed work: every gap and overlap measured."""
+    from manager.footprint import EPS, gap, heading, overlap
+    fx, fy = heading(along)
+    far = distance(mover.centre, target.centre) + mover.frontage + mover.depth + \
+        target.frontage + target.depth
+
+    def at(d):
+        return mover.moved(mover.x + fx * d, mover.y + fy * d, along)
+
+    if gap(at(0), target) <= EPS:
+        return None if overlap(at(0), target) else mover.centre
+    lo, hi = 0.0, far
+    if gap(at(hi), target) > EPS and not overlap(at(hi), target):
+        best = min((gap(at(far * i / 64), target), i) for i in range(65))
+        if best[0] > EPS:
+            return None
+        hi = far * best[1] / 64
+    for _ in range(28):
+        mid = (lo + hi) / 2
+        if gap(at(mid), target) > EPS and not overlap(at(mid), target):
+            lo = mid
+        else:
+            hi = mid
+    return (mover.x + fx * hi, mover.y + fy * hi)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.floats(0, 60), st.floats(0, 60), st.floats(0, 359), st.floats(0, 60), st.floats(0, 60),
+       st.floats(0, 359), st.floats(0, 359), st.floats(1, 8), st.floats(0.5, 3))
+def test_contact_point_is_what_it_was(mx, my, mf, tx, ty, tf, along, front, depth):
+    from manager.footprint import Footprint, contact_point
+    mover, target = Footprint(mx, my, mf, front, depth), Footprint(tx, ty, tf, 4.0, 1.5)
+    assert contact_point(mover, target, along) == _contact_point_as_before(mover, target, along)
