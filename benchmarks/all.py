@@ -29,6 +29,7 @@ SCRIPTS = {
     "simulate_bench": "balance: Austerlitz battles a minute on the local cores",
     "store_bench": "battle files: commit, open and replay",
     "ui_bench": "the app: open, pan and zoom frames, drop feedback",
+    "oob_bench": "orders of battle: importing long and pathological listings",
 }
 
 
