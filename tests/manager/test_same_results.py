@@ -16,9 +16,9 @@ from state_hash import CASES, digest, play  # noqa: E402
 RECORDED = {
     ("morschauser", "austerlitz.toml", 1, 12): "c27ce03f8d02aceb",
     ("morschauser", "austerlitz.toml", 2, 12): "4b264de0d4c441ba",
-    ("featherstone", "quatre_bras.toml", 1, None): "b0e9549d4bdd6e6b",
-    ("featherstone", "quatre_bras.toml", 2, None): "d449b402fc199903",
-    ("featherstone", "austerlitz.toml", 1, 1): "1d7fa351810cea7b",
+    ("featherstone", "quatre_bras.toml", 1, None): "dc7675ddcb691053",
+    ("featherstone", "quatre_bras.toml", 2, None): "a3384e4510ed2d72",
+    ("featherstone", "austerlitz.toml", 1, 1): "f5df35ac4f803ce7",
     ("d3", "hanau.toml", 1, None): "bdba1d9ac661691c",
     ("d3", "hanau.toml", 2, None): "cb8714c5c7a2b99d",
     ("d3", "austerlitz.toml", 1, 1): "c4623e812eae44d7",
