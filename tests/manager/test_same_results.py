@@ -14,17 +14,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from state_hash import CASES, digest, play  # noqa: E402
 
 RECORDED = {
-    ("morschauser", "austerlitz.toml", 1, 12): "c27ce03f8d02aceb",
-    ("morschauser", "austerlitz.toml", 2, 12): "4b264de0d4c441ba",
-    ("featherstone", "quatre_bras.toml", 1, None): "dc7675ddcb691053",
-    ("featherstone", "quatre_bras.toml", 2, None): "a3384e4510ed2d72",
-    ("featherstone", "austerlitz.toml", 1, 1): "f5df35ac4f803ce7",
+    ("morschauser", "austerlitz.toml", 1, 12): "869dacbc9dabb800",
+    ("morschauser", "austerlitz.toml", 2, 12): "04f664b844beac08",
+    ("featherstone", "quatre_bras.toml", 1, None): "5bee18c8fce90e73",
+    ("featherstone", "quatre_bras.toml", 2, None): "3fec6c3bd84e406f",
+    ("featherstone", "austerlitz.toml", 1, 1): "e99b1ca47c79dfa6",
     ("d3", "hanau.toml", 1, None): "bdba1d9ac661691c",
     ("d3", "hanau.toml", 2, None): "cb8714c5c7a2b99d",
     ("d3", "austerlitz.toml", 1, 1): "c4623e812eae44d7",
-    ("quickplay", "maida.toml", 1, None): "d6076824e0102b47",
-    ("quickplay", "maida.toml", 2, None): "164e60ee0416efd0",
-    ("quickplay", "austerlitz.toml", 1, 1): "2b10f1d6d668baa4",
+    ("quickplay", "maida.toml", 1, None): "ce54f22cb3949c78",
+    ("quickplay", "maida.toml", 2, None): "83d997a1b99139eb",
+    ("quickplay", "austerlitz.toml", 1, 1): "648545558a559fc6",
 }
 
 
