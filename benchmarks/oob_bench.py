@@ -1,6 +1,6 @@
 """Order-of-battle import benchmarks (a script, not a timed test: machines are noisy).
 
-    python benchmarks/oob_bench.py [--units 10000] [--json]
+    python benchmarks/oob_bench.py [--units 10000] [--tiny] [--json]
 
 Targets (issues 16 and 19): a 10,000-line listing imported in under 1 s, linear in its
 length; a listing of pathological lines (thousands of spaces, unclosed parentheses, long
@@ -8,8 +8,6 @@ runs of letters) in about the time of an ordinary one of its size.
 """
 from __future__ import annotations
 
-import argparse
-import json
 import statistics
 import sys
 import time
@@ -86,21 +84,28 @@ def measure(units: int = 10_000, repeat: int = 3) -> dict:
     }
 
 
+def figures(tiny: bool = False, units: int = 10_000, repeat: int = 3) -> list[dict]:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_common import figure
+    r = measure(200 if tiny else units, 1 if tiny else repeat)
+    return [figure(f"import a {r['lines']:,}-line indented OOB listing", r["indented_s"], "s",
+                   None if tiny else 1.0,
+                   note=f"a quarter of it {r['indented_quarter_s']:.3f} s: linear"),
+            figure(f"import a seed-style listing of {200 if tiny else units:,} units",
+                   r["seed_style_s"], "s", note=f"the seed parser alone {r['seed_parser_s']:.3f} s"),
+            figure(f"import a {r['pathological_bytes']:,}-byte pathological listing",
+                   r["pathological_s"], "s")]
+
+
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_common import emit, parser
+    ap = parser(__doc__)
     ap.add_argument("--units", type=int, default=10_000)
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
-    r = measure(a.units, a.repeat)
-    if a.json:
-        print(json.dumps(r, indent=2))
-        return 0
-    print(f"import of a {r['lines']:,}-line indented listing: {r['indented_s']:.3f} s "
-          f"(target < 1 s); a quarter of it: {r['indented_quarter_s']:.3f} s")
-    print(f"seed-style listing of {a.units:,} units: {r['seed_style_s']:.3f} s "
-          f"(the seed parser alone {r['seed_parser_s']:.3f} s)")
-    print(f"{r['pathological_bytes']:,}-byte pathological listing: {r['pathological_s']:.4f} s")
+    emit(figures(a.tiny, a.units, a.repeat), a.json, "Orders of battle (issues 16 and 19)",
+         tiny=a.tiny)
     return 0
 
 

@@ -1,107 +1,137 @@
-"""The rulesets after Morschauser (featherstone, d3, quickplay in inches; harman on a
-grid): how fast they play and answer.
+"""Every ruleset on Austerlitz (163 units), in one run: turn time, odds, dragged moves.
 
-    python benchmarks/rulesets_bench.py [--turns 3]
+    python benchmarks/rulesets_bench.py [--turns 3] [--rulesets featherstone,d3] [--tiny] [--json]
 
-Reports, for each: its demo battle played whole by the automatic commander on both
-sides; Austerlitz (163 units) under the ruleset, seconds per game turn; the time to
-judge a dragged move (what the UI asks on every mouse move); exact odds of a volley
-and of a melee (what the turn runner shows before a click).
+For each ruleset the automatic commander plays Austerlitz on both sides. Reported:
+Times are CPU time of this process (time.process_time): on a machine shared with other
+work, wall time is inflated by waiting for a core (it is in the notes).
+- seconds per game turn (the median turn; the Morschauser turn is measured in the same
+  run, and each inch ruleset's turn is given as a multiple of it: target at most 3x);
+- exact odds of every fire, melee and charge the commanders order, timed just before
+  the order is carried out (median and worst; target under 5 ms, Featherstone melee
+  aside: issue 15 owns it);
+- judging a dragged move: the engine's check of a MoveUnit to points along a drag, for
+  units of the moving side on the open table (target under 1 ms).
+--tiny plays the small test skirmish for one turn.
 """
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_common import AUSTERLITZ, SKIRMISH, emit, figure, parser, scenario  # noqa: E402
 
 from manager import game_actions as ga  # noqa: E402
 from manager.autopilot import Autopilot  # noqa: E402
-from manager.scenario_io import load_scenario  # noqa: E402
+from manager.errors import IllegalAction  # noqa: E402
 from manager.session import Session  # noqa: E402
 
-
-def timed(fn, n):
-    out = []
-    for _ in range(n):
-        t = time.perf_counter()
-        fn()
-        out.append(time.perf_counter() - t)
-    return statistics.median(out), sorted(out)[int(0.9 * (len(out) - 1))]
+INCH = ("featherstone", "d3", "quickplay")
+ODDS_ACTIONS = ("Fire", "ResolveMelee", "Charge")
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--turns", type=int, default=3)
-    args = ap.parse_args()
+def play(ruleset: str, path, turns: int, seed: int = 1) -> dict:
+    """Play `turns` game turns; time each turn and every odds the orders have."""
+    s = Session(scenario(path, ruleset, seed=seed, turns=turns))
+    odds_times: dict[str, list[float]] = {}
+    in_odds = [0.0]
 
-    qb = ROOT / "scenarios" / "quatre_bras.toml"
-    for ruleset, demo in (("featherstone", qb), ("d3", ROOT / "scenarios" / "hanau.toml"),
-                          ("quickplay", ROOT / "scenarios" / "maida.toml"),
-                          ("harman", ROOT / "scenarios" / "arcole.toml")):
-        t = time.perf_counter()
-        s = Session(load_scenario(demo))
-        Autopilot(s).play()
-        print(f"{ruleset}: {demo.stem}, whole battle ({s.battle.state.turn} turns, "
-              f"{len(s.entries)} actions): {time.perf_counter() - t:.2f} s")
-        b = load_scenario(ROOT / "scenarios" / "austerlitz.toml", ruleset)
-        b.set_info(replace(b.info, turns=args.turns))
-        s = Session(b)
-        t = time.perf_counter()
-        Autopilot(s).play()
-        per = (time.perf_counter() - t) / args.turns
-        print(f"{ruleset}: Austerlitz, {per:.2f} s per game turn ({args.turns} turns, "
-              f"{len(s.entries)} actions)")
-        if ruleset == "d3":
-            _d3_odds(s)
-
-    s = Session(load_scenario(qb))
-    s.execute(ga.StartBattle())
-    while s.battle.state.phase != "moves" or s.battle.state.active != "french":
-        s.execute(ga.EndPhase())
-    u = s.battle.units["fr-92"]
-    med, p90 = timed(lambda: s.check(ga.MoveUnit(u.id, (u.x + 1, u.y - 4), 0))
-                     if s.is_legal(ga.MoveUnit(u.id, (u.x + 1, u.y - 4), 0)) else None, 200)
-    print(f"featherstone: judge a dragged move: median {med * 1000:.2f} ms, p90 {p90 * 1000:.2f} ms")
-
-    b = s.battle
-    b.update_unit("nl-5m", x=45.0, y=33.0)
-    while s.battle.state.phase != "fire_first":
-        s.execute(ga.EndPhase())
-    shooter, target = (("fr-92", "nl-5m") if s.battle.state.active == "french"
-                       else ("nl-5m", "fr-92"))
-    fire = ga.Fire(shooter, target)
-    if s.is_legal(fire):
-        med, p90 = timed(lambda: s.ruleset.odds(s.battle, fire), 50)
-        print(f"featherstone: exact odds of a volley: median {med * 1000:.2f} ms, p90 {p90 * 1000:.2f} ms")
-    from manager.rules.featherstone.melee import Melee
-    from manager.rules.featherstone.melee_odds import melee_odds
-    med, p90 = timed(lambda: melee_odds(s.battle, Melee("nl-5m", ("fr-92",))), 20)
-    print(f"featherstone: exact odds of a melee (with support fire): median {med * 1000:.1f} ms, "
-          f"p90 {p90 * 1000:.1f} ms")
-
-
-def _d3_odds(s) -> None:
-    """Odds of a shot and of a charge somewhere on the Austerlitz table under d3."""
-    b = s.battle
-    for u in b.live_units():
-        for e in b.live_units(b.enemy_of(u.side)):
+    def execute(action):
+        name = type(action).__name__
+        if name in ODDS_ACTIONS and name in s.ruleset._odds:
+            t = time.process_time()
             try:
-                from manager.rules.d3.combat import shot
-                shot(b, u, e)
-            except Exception:
+                s.ruleset.odds(s.battle, action)
+            except Exception:                     # an order the rules refuse has no odds
+                pass
+            else:
+                odds_times.setdefault(name, []).append(time.process_time() - t)
+            in_odds[0] += time.process_time() - t
+        return s.execute(action)
+
+    ap = Autopilot(s, execute=execute)
+    ap.step()                                            # StartBattle
+    turn_s, wall = [], []
+    drag = None
+    while not s.battle.state.over and s.battle.state.turn <= turns:
+        if drag is None and ruleset in INCH:
+            drag = judge_drags(s, ap)
+        in_odds[0] = 0.0
+        t, w = time.process_time(), time.perf_counter()
+        ap.play_turn()
+        turn_s.append(time.process_time() - t - in_odds[0])
+        wall.append(time.perf_counter() - w - in_odds[0])
+    return {"turn_s": turn_s, "wall_s": wall, "odds": odds_times, "drag": drag or [],
+            "units": len(s.battle.units)}
+
+
+def judge_drags(s, ap) -> list[float]:
+    """Times of checking moves along drags, in the first phase that allows MoveUnit."""
+    b = s.battle
+    while "MoveUnit" not in s.ruleset.phase(b.state.phase).actions:
+        if b.state.over or not ap.step():
+            return []
+    times = []
+    for u in b.live_units(b.state.active)[:20]:
+        for k in range(1, 9):                            # a drag forward, a little aside
+            dx, dy = 0.7 * k, -0.9 * k if u.y > b.battlefield.height / 2 else 0.9 * k
+            action = ga.MoveUnit(u.id, (u.x + dx, u.y + dy), u.facing)
+            t = time.process_time()
+            try:
+                s.check(action)
+            except IllegalAction:                        # a refusal is an answer too
+                pass
+            times.append(time.process_time() - t)
+    return times
+
+
+def figures(tiny: bool = False, turns: int = 3, rulesets=None) -> list[dict]:
+    path, turns = (SKIRMISH, 1) if tiny else (AUSTERLITZ, turns)
+    rulesets = rulesets or ("morschauser",) + INCH + ("harman",)
+    where = "skirmish" if tiny else "Austerlitz"
+    out, base = [], None
+    for rs in rulesets:
+        r = play(rs, path, turns)
+        turn = statistics.median(r["turn_s"])
+        note = (f"{len(r['turn_s'])} turns, {r['units']} units, wall "
+                f"{statistics.median(r['wall_s']) * 1000:.0f} ms")
+        if rs == "morschauser":
+            base = turn
+            out.append(figure(f"{where} turn, morschauser", turn * 1000, "ms",
+                              None if tiny else 25, note=note))
+        else:
+            out.append(figure(f"{where} turn, {rs}", turn * 1000, "ms", note=note))
+            if rs in INCH and base:
+                out.append(figure(f"{where} turn, {rs} / morschauser", turn / base, "x",
+                                  3, note="same run"))
+        for name in ODDS_ACTIONS:
+            ts = r["odds"].get(name)
+            if not ts:
                 continue
-            from manager.rules.d3.combat import Melee, melee_odds
-            med, p90 = timed(lambda: s.ruleset.odds(b, ga.Fire(u.id, e.id)), 200)
-            print(f"d3: exact odds of a shot: median {med * 1000:.3f} ms, p90 {p90 * 1000:.3f} ms")
-            med, p90 = timed(lambda: melee_odds(b, Melee(e.id, (u.id,))), 200)
-            print(f"d3: exact odds of a charge's blow: median {med * 1000:.3f} ms")
-            return
+            conf15 = rs == "featherstone" and name in ("ResolveMelee", "Charge")
+            label = f"exact odds, {rs} {name}" + (" (issue 15's)" if conf15 else "")
+            out.append(figure(label + ", worst", max(ts) * 1000, "ms", None if conf15 else 5,
+                              note=f"median {statistics.median(ts) * 1000:.2f} ms of {len(ts)}"))
+        if r["drag"]:
+            d = sorted(r["drag"])
+            out.append(figure(f"judge a dragged move, {rs}, median", statistics.median(d) * 1000,
+                              "ms", 1, note=f"p90 {d[int(0.9 * (len(d) - 1))] * 1000:.2f} ms "
+                                            f"of {len(d)}"))
+    return out
+
+
+def main(argv=None) -> None:
+    ap = parser(__doc__)
+    ap.add_argument("--turns", type=int, default=3)
+    ap.add_argument("--rulesets", default="", help="comma-separated (default: all)")
+    args = ap.parse_args(argv)
+    rulesets = tuple(r for r in args.rulesets.split(",") if r) or None
+    emit(figures(args.tiny, args.turns, rulesets), args.json,
+         "Rulesets (median turn; odds of the orders given in play; dragged moves)",
+         tiny=args.tiny)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Battle-file benchmarks (a script, not a timed test: machines are noisy).
 
-    python benchmarks/store_bench.py [--seeds 3] [--dir DIR] [--json]
+    python benchmarks/store_bench.py [--seeds 3] [--dir DIR] [--tiny] [--json]
 
 Targets: committing one action under 5 ms (median, WAL, synchronous=FULL: on disk
 before execute() returns); opening and replaying a 12-turn Austerlitz battle under 1 s.
@@ -9,8 +9,6 @@ temporary folder under benchmarks/, i.e. the project's own disk, not a RAM /tmp)
 """
 from __future__ import annotations
 
-import argparse
-import json
 import shutil
 import statistics
 import sys
@@ -30,10 +28,10 @@ from manager.store import create_battle, open_battle  # noqa: E402
 from manager.store.battle_file import load_battle  # noqa: E402
 
 
-def one(seed: int, folder: Path) -> dict:
+def one(seed: int, folder: Path, turns: int = 12) -> dict:
     from dataclasses import replace
     scenario = fresh(seed, army_morale="all")          # runs to (or near) the 12-turn limit
-    scenario.set_info(replace(scenario.info, turns=12))
+    scenario.set_info(replace(scenario.info, turns=turns))
     path = folder / f"austerlitz-{seed}.berthier"
     session = Session(scenario)
     record = create_battle(path, session)
@@ -55,28 +53,35 @@ def one(seed: int, folder: Path) -> dict:
             "open_s": open_s, "read_only_open_s": load_s, "size_kb": path.stat().st_size / 1024}
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--seeds", type=int, default=3)
-    ap.add_argument("--dir")
-    ap.add_argument("--json", action="store_true")
-    args = ap.parse_args()
-    base = Path(args.dir) if args.dir else ROOT / "benchmarks"
+def figures(tiny: bool = False, seeds: int = 3, where: str | None = None) -> list[dict]:
+    from bench_common import figure
+    base = Path(where) if where else ROOT / "benchmarks"
     folder = Path(tempfile.mkdtemp(prefix="store-bench-", dir=base))
     try:
-        results = [one(seed, folder) for seed in range(1, args.seeds + 1)]
+        results = [one(seed, folder, 1 if tiny else 12)
+                   for seed in range(1, (1 if tiny else seeds) + 1)]
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    if args.json:
-        print(json.dumps(results, indent=2))
-        return 0
-    print(f"Battle files on {base} ({args.seeds} Austerlitz battles, 12-turn limit, army "
-          f"concedes only when all its commands are Shaken)")
-    for r in results:
-        print(f"  seed {r['seed']}: {r['turns']} turns, {r['actions']} actions; commit median "
-              f"{r['commit_median_ms']:.2f} ms (p90 {r['commit_p90_ms']:.2f}); open + replay "
-              f"{r['open_s']:.2f} s (read-only {r['read_only_open_s']:.2f} s); "
-              f"{r['size_kb']:.0f} KiB")
+    med = statistics.median
+    note = (f"{len(results)} battles, median {med(r['turns'] for r in results):g} turns, "
+            f"{med(r['actions'] for r in results):g} actions, "
+            f"{med(r['size_kb'] for r in results):.0f} KiB")
+    return [figure("battle file: commit one action, median", med(r["commit_median_ms"] for r in results),
+                   "ms", 5, note=note),
+            figure("battle file: open and replay", med(r["open_s"] for r in results), "s",
+                   None if tiny else 1,
+                   note=f"read-only {med(r['read_only_open_s'] for r in results):.2f} s")]
+
+
+def main(argv=None) -> int:
+    from bench_common import emit, parser
+    ap = parser(__doc__)
+    ap.add_argument("--seeds", type=int, default=3)
+    ap.add_argument("--dir")
+    args = ap.parse_args(argv)
+    emit(figures(args.tiny, args.seeds, args.dir), args.json,
+         "Battle files (Austerlitz, 12-turn limit, the army concedes only when all its "
+         "commands are Shaken)", tiny=args.tiny)
     return 0
 
 

@@ -1,6 +1,6 @@
 """Desktop-app benchmarks (a script, not a timed test: machines are noisy).
 
-    python benchmarks/ui_bench.py [--repeat 5] [--json]
+    python benchmarks/ui_bench.py [--repeat 3] [--tiny] [--json]
 
 On Austerlitz and on a generated battle of 2,000 units, offscreen:
 - open to first paint: read the scenario, build the window and docks, paint once
@@ -12,8 +12,6 @@ On Austerlitz and on a generated battle of 2,000 units, offscreen:
 """
 from __future__ import annotations
 
-import argparse
-import json
 import os
 import statistics
 import sys
@@ -23,6 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("BERTHIER_CONFIG", str(Path(tempfile.mkdtemp()) / "bench.ini"))
 
@@ -72,7 +71,7 @@ def big_battle(units_per_side: int = 1000, path: Path | None = None) -> Path:
     return path
 
 
-def measure(path: Path, repeat: int) -> dict:
+def measure(path: Path, repeat: int, steps: int = 30) -> dict:
     from manager.game_actions import EndPhase, StartBattle
     from ui.app import application
     from ui.main_window import MainWindow
@@ -98,7 +97,7 @@ def measure(path: Path, repeat: int) -> dict:
         view.set_zoom(zoom)
         app.processEvents()
         bar = view.horizontalScrollBar()
-        for k in range(30):
+        for k in range(steps):
             # a pan as Qt does it: scroll the pixels, paint the strip uncovered
             t = time.perf_counter()
             bar.setValue(bar.value() + (40 if k % 2 == 0 else -40))
@@ -109,7 +108,7 @@ def measure(path: Path, repeat: int) -> dict:
             bar.setValue(bar.value() + (40 if k % 2 == 0 else -40))
             vp.repaint()
             full.append(time.perf_counter() - t)
-        for k in range(20):
+        for k in range(max(2, steps * 2 // 3)):
             t = time.perf_counter()
             view.zoom_by(1.1 if k % 2 == 0 else 1 / 1.1)
             vp.repaint()
@@ -139,22 +138,34 @@ def measure(path: Path, repeat: int) -> dict:
             "drop_ms_median": 1000 * statistics.median(drops), "drop_ms_max": 1000 * max(drops)}
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
+def figures(tiny: bool = False, repeat: int = 3) -> list[dict]:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_common import figure
+    if tiny:
+        runs = {"generated 40": measure(big_battle(20), 1, steps=2)}
+    else:
+        runs = {"Austerlitz": measure(AUSTERLITZ, repeat),
+                "generated 2000": measure(big_battle(), repeat)}
+    out = []
+    for name, r in runs.items():
+        lim = (lambda v: None) if tiny else (lambda v: v)
+        out += [figure(f"app, {name}: open to first paint", r["open_s"], "s", lim(1.5)),
+                figure(f"app, {name}: pan frame, median", r["pan_ms_median"], "ms", lim(16),
+                       note=f"p90 {r['pan_ms_p90']:.1f} ms; full repaint "
+                            f"{r['full_repaint_ms_median']:.1f} ms"),
+                figure(f"app, {name}: zoom frame, median", r["zoom_ms_median"], "ms", lim(16),
+                       note=f"p90 {r['zoom_ms_p90']:.1f} ms"),
+                figure(f"app, {name}: drop feedback, median", r["drop_ms_median"], "ms", lim(50),
+                       note=f"max {r['drop_ms_max']:.1f} ms")]
+    return out
+
+
+def main(argv=None) -> None:
+    from bench_common import emit, parser
+    ap = parser(__doc__)
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--json", action="store_true")
-    args = ap.parse_args()
-    results = {"austerlitz": measure(AUSTERLITZ, args.repeat),
-               "generated_2000": measure(big_battle(), args.repeat)}
-    if args.json:
-        print(json.dumps(results, indent=2))
-        return
-    for name, r in results.items():
-        print(f"{name} ({r['units']} units): open to first paint {r['open_s']:.2f} s (< 1.5); "
-              f"pan {r['pan_ms_median']:.1f} ms, p90 {r['pan_ms_p90']:.1f} (< 16); "
-              f"full repaint {r['full_repaint_ms_median']:.1f} ms, p90 {r['full_repaint_ms_p90']:.1f}; "
-              f"zoom {r['zoom_ms_median']:.1f} ms, p90 {r['zoom_ms_p90']:.1f} (< 16); "
-              f"drop feedback {r['drop_ms_median']:.1f} ms, max {r['drop_ms_max']:.1f} (< 50)")
+    args = ap.parse_args(argv)
+    emit(figures(args.tiny, args.repeat), args.json, "Desktop app, offscreen", tiny=args.tiny)
 
 
 if __name__ == "__main__":

@@ -30,16 +30,26 @@ class _Escaping:
 
 
 def _simulate(args) -> int:
-    from .simulate import balance, fight
-    if args.runs and args.save:
+    from .simulate import balance, fight, sweep
+    if (args.runs or args.grid) and args.save:
         raise BerthierError("--save records one battle; it cannot be used with --runs")
+    if (args.grid or args.cluster or args.workers) and not args.runs:
+        raise BerthierError("--grid, --cluster and --workers go with --runs N")
     if args.runs:
-        summary = balance(args.scenario, args.runs, args.ruleset, args.seed or 1, args.turns,
-                          progress=not args.json)
+        common = dict(ruleset=args.ruleset, seed=args.seed or 1, turns=args.turns,
+                      progress=not args.json, workers=args.workers, cluster=args.cluster)
+        if args.grid:
+            from .balance import parse_grid
+            option, values = parse_grid(args.grid)
+            summary = sweep(args.scenario, args.runs, option, values, **common)
+            text = _grid_text
+        else:
+            summary = balance(args.scenario, args.runs, **common)
+            text = _balance_text
         if args.json:
             print(json.dumps(summary, indent=2, ensure_ascii=False))
         else:
-            print(_balance_text(summary))
+            print(text(summary))
         return 0
     session = fight(args.scenario, args.ruleset, args.seed, args.turns, args.save)
     _print_report(session, args.json)
@@ -100,6 +110,25 @@ def _balance_text(s: dict) -> str:
     return "\n".join(out)
 
 
+def _grid_text(g: dict) -> str:
+    """One row per setting: each side's win rate with its 95% interval."""
+    first = g["settings"][0]
+    sides = list(first["wins"])
+    head = [f"{g['option']}"] + [f"{s} wins (95% CI)" for s in sides] + ["undecided", "turns"]
+    rows = []
+    for st in g["settings"]:
+        row = [f"{st['value']}"]
+        for s in sides:
+            w = st["wins"][s]
+            row.append(f"{w['rate']:.1%} ({w['ci95'][0]:.1%} – {w['ci95'][1]:.1%})")
+        rows.append(row + [f"{st['undecided']['rate']:.1%}", f"{st['mean_turns']:.1f}"])
+    widths = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
+    line = lambda r: "  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip()  # noqa: E731
+    return "\n".join([f"{first['scenario']} under {first['ruleset']}: {g['runs']} battles a "
+                      f"setting (seeds {first['seeds'][0]}..{first['seeds'][-1]})",
+                      line(head)] + [line(r) for r in rows])
+
+
 def _rules(args) -> int:
     from .rules import get_ruleset, ruleset_ids
     data = []
@@ -148,6 +177,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--turns", type=int, help="turn limit")
     s.add_argument("--json", action="store_true")
     s.add_argument("--runs", type=int, help="fight this many seeds and report the balance")
+    s.add_argument("--workers", type=int, help="local processes for --runs (default: every core)")
+    s.add_argument("--cluster", metavar="ADDRESS",
+                   help="run --runs on a Dask distributed scheduler (tcp://host:8786); "
+                        "needs the [cluster] extra")
+    s.add_argument("--grid", metavar="OPTION=V1,V2",
+                   help="with --runs: the same seeds under each value of a ruleset option")
     s.add_argument("--save", metavar="FILE.berthier",
                    help="record the battle as it is fought (one commit per action)")
     s.set_defaults(run=_simulate)

@@ -6,12 +6,10 @@ fights many seeds across the machine's cores and summarises who wins and how.
 """
 from __future__ import annotations
 
-import math
-import os
-import sys
 from dataclasses import replace
 
 from .autopilot import Autopilot
+from .balance import Progress, read_scenario, run_jobs, summarise, wilson  # noqa: F401
 from .events import HitsTaken, TurnBegan
 from .scenario_io import load_scenario
 from .session import Session
@@ -115,85 +113,27 @@ def turn_lines(session) -> list[str]:
     return lines
 
 
-# ---- many seeds ------------------------------------------------------------------------------
-def _one(args):
-    path, ruleset, seed, turns = args
-    return report(fight(path, ruleset, seed, turns))
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval for k successes in n trials."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def balance(path, runs: int, ruleset=None, seed=1, turns=None, progress=True) -> dict:
-    jobs = [(str(path), ruleset, seed + i, turns) for i in range(runs)]
-    results = []
-    workers = max(1, min(os.cpu_count() or 1, runs))
-    bar = _Progress(runs) if progress else None
-    if workers == 1:
-        for job in jobs:
-            results.append(_one(job))
-            bar and bar.tick()
-    else:
-        import multiprocessing as mp
-        with mp.get_context("spawn").Pool(workers) as pool:
-            for r in pool.imap(_one, jobs):
-                results.append(r)
-                bar and bar.tick()
+# ---- many seeds (the machinery is in balance.py) ----------------------------------------------
+def balance(path, runs: int, ruleset=None, seed=1, turns=None, progress=True,
+            workers: int | None = None, cluster: str | None = None, options=()) -> dict:
+    """Fight seeds seed..seed+runs-1 on the local cores (or a Dask cluster at `cluster`)
+    and summarise who wins and how."""
+    sc = read_scenario(path, ruleset, options)
+    jobs = [(sc, seed + i, turns) for i in range(runs)]
+    bar = Progress(runs) if progress else None
+    results = run_jobs(jobs, workers, cluster, bar.tick if bar else lambda: None)
     bar and bar.close()
     return summarise(results)
 
 
-def summarise(results: list[dict]) -> dict:
-    n = len(results)
-    first = results[0]
-    sides = list(first["sides"])
-    wins = {s: sum(1 for r in results if r["result"]["winner"] == s) for s in sides}
-    draws = sum(1 for r in results if r["result"]["winner"] is None)
-    out = {"scenario": first["scenario"], "ruleset": first["ruleset"], "runs": n,
-           "seeds": [r["seed"] for r in results],
-           "wins": {s: {"count": wins[s], "rate": wins[s] / n,
-                        "ci95": list(wilson(wins[s], n))} for s in sides},
-           "undecided": {"count": draws, "rate": draws / n},
-           "mean_turns": sum(r["turns"] for r in results) / n,
-           "by_morale": sum(1 for r in results if "concedes" in r["result"]["reason"]) / n,
-           "commands": {}}
-    for s in sides:
-        out["commands"][s] = {}
-        for name, c in first["sides"][s]["commands"].items():
-            lost = [r["sides"][s]["commands"][name]["units_start"] -
-                    r["sides"][s]["commands"][name]["units_left"] for r in results]
-            out["commands"][s][name] = {
-                "units_start": c["units_start"],
-                "mean_units_lost": sum(lost) / n,
-                "mean_hits_taken": sum(r["sides"][s]["commands"][name]["hits_taken"]
-                                       for r in results) / n,
-                "shaken_rate": sum(r["sides"][s]["commands"][name]["shaken"] for r in results) / n,
-            }
-    return out
-
-
-class _Progress:
-    def __init__(self, total: int):
-        self.total, self.done = total, 0
-        self.live = sys.stderr.isatty()
-
-    def tick(self):
-        self.done += 1
-        width = 30
-        filled = width * self.done // self.total
-        text = f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} battles"
-        if self.live or self.done == self.total:
-            raw = getattr(sys.stderr, "_stream", sys.stderr)   # numbers only: the \r may pass
-            raw.write(text)
-            raw.flush()
-
-    def close(self):
-        sys.stderr.write("\n")
+def sweep(path, runs: int, option: str, values: list, ruleset=None, seed=1, turns=None,
+          progress=True, workers: int | None = None, cluster: str | None = None) -> dict:
+    """The same seeds under each value of one option: a balance summary per setting."""
+    scenarios = [read_scenario(path, ruleset, ((option, v),)) for v in values]
+    jobs = [(sc, seed + i, turns) for sc in scenarios for i in range(runs)]
+    bar = Progress(len(jobs)) if progress else None
+    results = run_jobs(jobs, workers, cluster, bar.tick if bar else lambda: None)
+    bar and bar.close()
+    return {"option": option, "runs": runs,
+            "settings": [{"value": v, **summarise(results[k * runs:(k + 1) * runs])}
+                         for k, v in enumerate(values)]}

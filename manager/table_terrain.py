@@ -47,6 +47,9 @@ class TableTerrain:
                 self.points.setdefault(f.kind, []).append(geom)
         self.areas = {k: unary_union(v) for k, v in areas.items()}
         self._prepared = {k: prep(v) for k, v in self.areas.items()}
+        self._unions: dict = {}                         # kinds -> union of those areas
+        self._boxes = [(kind, shape.bounds) for kind, shape, _ in self.pieces]
+        self._hill_boxes = [shape.bounds for _, shape in self.hill_shapes]
         roads = [g for _, g in self.lines.get("road", [])]
         self.road = unary_union(roads).buffer(ROAD_WIDTH) if roads else None
 
@@ -65,7 +68,9 @@ class TableTerrain:
         """The fraction (0..1) of the shape's area inside the given area kinds."""
         if shape.area <= 0:
             return 0.0
-        inside = sum(self.areas[k].intersection(shape).area for k in kinds if k in self.areas)
+        # an area the shape does not meet adds exactly 0.0: skip building the intersection
+        inside = sum(self.areas[k].intersection(shape).area for k in kinds
+                     if k in self.areas and self._prepared[k].intersects(shape))
         return min(inside / shape.area, 1.0)
 
     def level(self, xy) -> int:
@@ -76,10 +81,13 @@ class TableTerrain:
     # ---- moving ---------------------------------------------------------------------------
     def length_inside(self, path: LineString, kinds) -> float:
         """Inches of the path inside any of the given area kinds."""
-        shapes = [self.areas[k] for k in kinds if k in self.areas]
-        if not shapes:
+        union = self._unions.get(kinds)
+        if union is None:                      # the same union every move: build it once
+            shapes = [self.areas[k] for k in kinds if k in self.areas]
+            union = self._unions[kinds] = unary_union(shapes) if shapes else False
+        if union is False:
             return 0.0
-        return path.intersection(unary_union(shapes)).length
+        return path.intersection(union).length
 
     def crossings(self, path: LineString, kinds) -> list[tuple]:
         """(feature, point) for each linear feature of the given kinds the path crosses."""
@@ -115,6 +123,12 @@ class TableTerrain:
         `skip` inches at each end (a unit at the edge of a wood sees out). A hill
         blocks when the line crosses ground higher than both ends.
         """
+        # most lines pass no terrain that could block them: compare boxes before
+        # building any shape (a piece whose box misses the line's cannot cross it)
+        box = (min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1]))
+        if not any(kind in screens and _meets(bounds, box) for kind, bounds in self._boxes) \
+                and not any(_meets(bounds, box) for bounds in self._hill_boxes):
+            return ""
         line = LineString([a, b])
         length = line.length
         if length <= 2 * skip:
@@ -132,6 +146,11 @@ class TableTerrain:
             if lvl > top and shape.intersects(inner):
                 return "hill"
         return ""
+
+
+def _meets(p, q) -> bool:
+    """Do two (minx, miny, maxx, maxy) boxes overlap or touch?"""
+    return p[0] <= q[2] and q[0] <= p[2] and p[1] <= q[3] and q[1] <= p[3]
 
 
 # the terrain of a battlefield for inch rulesets, built once per battlefield object

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from ... import spatial
 from ...actions import need
 from ...events import HitsTaken, MeleeResolved, UnitFired, UnitRetreated
 from ...footprint import angle_between, aspect, bearing, heading, inside, overlap, slide
@@ -56,11 +57,19 @@ def in_arc(battle, unit, fp, tfp, front) -> bool:
     if battle.option("fire_arc", "any_part") == "centre":
         return (angle_between(bearing(front, tfp.centre), unit.facing) <= FIRE_ARC + 1e-6
                 or tfp.polygon().distance(fp.front_edge()) < 1e-6)
-    from shapely.geometry import Polygon
-    reach = 2 * (battle.battlefield.width + battle.battlefield.height)
-    rim = [heading(unit.facing + a) for a in (-FIRE_ARC, -FIRE_ARC / 2, 0, FIRE_ARC / 2, FIRE_ARC)]
-    wedge = Polygon([front] + [(front[0] + hx * reach, front[1] + hy * reach) for hx, hy in rim])
-    return wedge.distance(tfp.polygon()) < 1e-6
+    return _wedge(battle, unit, front).distance(tfp.polygon()) < 1e-6
+
+
+def _wedge(battle, unit, front):
+    """The unit's arc of fire as a polygon: the same for every target (once a version)."""
+    def build():
+        from shapely.geometry import Polygon
+        reach = 2 * (battle.battlefield.width + battle.battlefield.height)
+        rim = [heading(unit.facing + a)
+               for a in (-FIRE_ARC, -FIRE_ARC / 2, 0, FIRE_ARC / 2, FIRE_ARC)]
+        return Polygon([front] + [(front[0] + hx * reach, front[1] + hy * reach)
+                                  for hx, hy in rim])
+    return spatial.memo(battle, "d3.wedge", (unit.id, front), (unit,), build)
 
 
 def check_fire(battle, action) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from shapely.geometry import LineString, Point
 
+from ... import spatial
 from ...events import declare_event
 from ...footprint import Footprint, distance, inside, overlap, swept
 from ...model.forces import mark
@@ -30,6 +31,18 @@ def taken(unit) -> int:
 
 
 def footprint(battle, unit, x=None, y=None, facing=None) -> Footprint:
+    if x is None and y is None and facing is None:     # its own base: once per version
+        memo = battle.cached("d3.footprints", dict)
+        hit = memo.get(unit.id)
+        if hit is not None and hit[0] is unit:     # a trial copy is another object
+            return hit[1]
+        fp = _footprint(battle, unit, None, None, None)
+        memo[unit.id] = (unit, fp)
+        return fp
+    return _footprint(battle, unit, x, y, facing)
+
+
+def _footprint(battle, unit, x, y, facing) -> Footprint:
     k = float(battle.option("frontage_scale", 1.0) or 1.0)
     t = utype(unit)
     return Footprint(unit.x if x is None else x, unit.y if y is None else y,
@@ -37,7 +50,8 @@ def footprint(battle, unit, x=None, y=None, facing=None) -> Footprint:
 
 
 def near(battle, xy, reach: float, side: str | None = None) -> list:
-    return [u for u in battle.live_units(side) if distance(u.pos, xy) <= reach]
+    """Live units whose centre is within `reach` (the spatial index; live_units order)."""
+    return spatial.near_units(battle, xy, reach, side)
 
 
 def inactive(battle, unit) -> bool:
@@ -45,8 +59,8 @@ def inactive(battle, unit) -> bool:
 
 
 def engaged(battle, unit) -> bool:
-    return bool(mark(unit, "charging")) or any(
-        mark(u, "charging") == unit.id for u in battle.live_units(battle.enemy_of(unit.side)))
+    return bool(mark(unit, "charging")) or \
+        unit.id in spatial.charged_ids(battle, battle.enemy_of(unit.side), mark)
 
 
 # ---- the activation test -----------------------------------------------------------------
@@ -181,13 +195,13 @@ def _water(battle, unit, start, end) -> str:
 
 
 def in_cover(battle, unit) -> bool:
-    return table_terrain(battle.battlefield).covered(
-        footprint(battle, unit).polygon(), ("woods", "town")) >= 0.5
+    return spatial.memo(battle, "d3.in_cover", unit.id, (unit,), lambda: table_terrain(
+        battle.battlefield).covered(footprint(battle, unit).polygon(), ("woods", "town")) >= 0.5)
 
 
 def in_town(battle, unit) -> bool:
-    return table_terrain(battle.battlefield).covered(
-        footprint(battle, unit).polygon(), ("town",)) >= 0.5
+    return spatial.memo(battle, "d3.in_town", unit.id, (unit,), lambda: table_terrain(
+        battle.battlefield).covered(footprint(battle, unit).polygon(), ("town",)) >= 0.5)
 
 
 def on_hilltop(battle, unit) -> bool:
@@ -195,8 +209,10 @@ def on_hilltop(battle, unit) -> bool:
 
 
 def sight_refusal(battle, unit, target) -> str:
-    line = LineString([footprint(battle, unit).front_centre(), target.pos])
-    for o in near(battle, unit.pos, line.length + 8):
+    front = footprint(battle, unit).front_centre()
+    line = LineString([front, target.pos])
+    for o in spatial.crossing_line(battle, front, target.pos, line.length + 8, footprint, "d3",
+                                   origin=unit.pos):
         if o.id not in (unit.id, target.id) and footprint(battle, o).polygon().intersects(line):
             return f"{o.name} is in the way"
     blocked = table_terrain(battle.battlefield).sight_blocked(unit.pos, target.pos, skip=1.0)

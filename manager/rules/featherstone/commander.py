@@ -10,7 +10,7 @@ behind their commands and lend their influence to rallies when it helps.
 from __future__ import annotations
 
 from ...errors import IllegalAction
-from ...footprint import angle_between, bearing, distance, heading
+from ...footprint import angle_between, bearing, distance, heading, surely_apart
 from ...game_actions import (ChangeFormation, Charge, Fire, MoveLeader, MoveUnit,
                              Rally)
 from ...model.forces import mark
@@ -20,8 +20,8 @@ from .melee import melees
 from .melee_odds import charge_odds
 from .charges import must_charge_left
 from .morale import may_influence, to_check
-from .state import allowance, arm, move_rate, near_units, unit_gap
-from .tables import GENERAL_MOVE, NEAR_MOD
+from .state import allowance, arm, footprint, move_rate, near_units, profile, unit_gap
+from .tables import ARTILLERY_RANGES, GENERAL_MOVE, NEAR_MOD, SMALL_ARMS
 
 class Commander(OrdersCommander):
     ruleset_id = "featherstone"
@@ -148,7 +148,17 @@ class Commander(OrdersCommander):
         return any(self._shot_value(u, e) > 0
                    for e in near_units(self.battle, u.pos, 50, self.battle.enemy_of(self.side)))
 
+    def _out_of_range(self, u, e) -> bool:
+        """Beyond the weapon's longest range whatever the bases' angles: the rules would
+        refuse the shot (after judging the line of sight, the costly part), so skip it."""
+        weapon = profile(u)["weapon"]
+        longest = (ARTILLERY_RANGES[weapon][-1] if arm(u) == "artillery"
+                   else SMALL_ARMS[weapon][-1][0])
+        return surely_apart(footprint(self.battle, u), footprint(self.battle, e), longest)
+
     def _shot_value(self, u, e) -> float:
+        if self._out_of_range(u, e):
+            return 0.0
         try:
             return float(casualty_dist(shot_spec(self.battle, u, e)).mean())
         except IllegalAction:
@@ -163,7 +173,7 @@ class Commander(OrdersCommander):
             options = []
             for e in near_units(b, u.pos, reach, b.enemy_of(self.side)):
                 action = Fire(u.id, e.id)
-                if self.legal(action):
+                if not self._out_of_range(u, e) and self.legal(action):
                     options.append((self._shot_value(u, e), e.id, action))
             if not options:
                 self.done.add(u.id)

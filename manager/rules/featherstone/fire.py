@@ -18,9 +18,10 @@ from fractions import Fraction
 
 from shapely.geometry import LineString
 
+from ... import spatial
 from ...actions import need
 from ...events import UnitFired, declare_event
-from ...footprint import aspect, bearing, angle_between
+from ...footprint import aspect, bearing, angle_between, distance
 from ...model.forces import mark
 from ...odds import Dist, Odds, OddsLine
 from ...table_terrain import table_terrain
@@ -61,16 +62,24 @@ class Shot:
 def sight_refusal(battle, unit, target) -> str:
     """Line of sight from centre to centre: no other base and no woods, town or higher
     hill across it (an inch at each end is the units' own ground)."""
-    line = LineString([unit.pos, target.pos])
+    return spatial.memo(battle, "featherstone.sight", (unit.id, target.id), (unit, target),
+                        lambda: _sight_refusal(battle, unit, target))
+
+
+def _sight_refusal(battle, unit, target) -> str:
     (ax, ay), (bx, by) = unit.pos, target.pos
-    length = line.length or 1e-9
-    for o in near_units(battle, unit.pos, length + 8):
-        if o.id in (unit.id, target.id):
+    length = math.sqrt((bx - ax) ** 2 + (by - ay) ** 2) or 1e-9   # as shapely measures
+    line = None
+    # the units near the line, from the spatial index (a superset of those the centre
+    # test below keeps, in the same order): not every unit within the line's length
+    for o in spatial.unit_grid(battle).along(unit.pos, target.pos, 4.5):
+        if o.id in (unit.id, target.id) or distance(o.pos, unit.pos) > length + 8:
             continue
         # cheap test first: the centre's distance from the line against the base's size
         t = max(0.0, min(1.0, ((o.x - ax) * (bx - ax) + (o.y - ay) * (by - ay)) / length ** 2))
         if math.hypot(ax + t * (bx - ax) - o.x, ay + t * (by - ay) - o.y) > 4.5:
             continue
+        line = line or LineString([unit.pos, target.pos])
         if footprint(battle, o).polygon().intersects(line):
             return f"{o.name} is in the way"
     blocked = table_terrain(battle.battlefield).sight_blocked(unit.pos, target.pos, skip=1.0)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 
+from ... import spatial
 from ...footprint import Footprint, distance, gap
 from ...model.forces import mark
 from .tables import (ARM_FORMATIONS, FIRING_RANKS, FIGURES_PER_DIE, MELEE_RANKS, MOVE,
@@ -129,6 +130,19 @@ def crew(unit) -> int:
 # ---- on the table ----------------------------------------------------------------------
 def footprint(battle, unit, x=None, y=None, facing=None, formation=None) -> Footprint:
     """The base: stands wide by stands deep for the formation, at the stand sizes scaled."""
+    if x is None and y is None and facing is None and formation is None:
+        # asked thousands of times a turn of units that did not change: memo per version
+        memo = battle.cached("featherstone.footprints", dict)
+        hit = memo.get(unit.id)
+        if hit is not None and hit[0] is unit:
+            return hit[1]
+        fp = _footprint(battle, unit, None, None, None, None)
+        memo[unit.id] = (unit, fp)
+        return fp
+    return _footprint(battle, unit, x, y, facing, formation)
+
+
+def _footprint(battle, unit, x, y, facing, formation) -> Footprint:
     scale = float(battle.option("stand_scale", 1.0) or 1.0)
     a = arm(unit)
     w, d = STAND_SIZE[a]
@@ -164,8 +178,9 @@ def attached_to(battle, leader):
 
 
 def near_units(battle, xy, reach: float, side: str | None = None) -> list:
-    """Live units whose centre is within `reach` inches (a cheap first filter)."""
-    return [u for u in battle.live_units(side) if distance(u.pos, xy) <= reach]
+    """Live units whose centre is within `reach` inches (a cheap first filter), in
+    `live_units` order, from the battle's spatial index."""
+    return spatial.near_units(battle, xy, reach, side)
 
 
 def unit_gap(battle, a, b) -> float:

@@ -4,9 +4,11 @@ small arms at their long-range number, guns with canister)."""
 from __future__ import annotations
 
 from ...errors import IllegalAction
+from ...footprint import surely_apart
 from ...model.forces import mark
 from .fire import may_fire_supporting, shoot, shot_spec
-from .state import arm, near_units
+from .state import arm, footprint, near_units, profile
+from .tables import ARTILLERY_RANGES, SMALL_ARMS
 
 
 def _spec(battle, unit, target):
@@ -18,6 +20,18 @@ def _spec(battle, unit, target):
     if charging_cav and spec.range > 8 + 1e-6:
         raise IllegalAction(f"{target.name} is beyond 8 inches")
     return spec
+
+
+def _surely_out_of_reach(battle, unit, target) -> bool:
+    """Bases certainly farther apart than any support shot reaches: 8 inches at charging
+    cavalry, else the weapon's longest range."""
+    if arm(target) == "cavalry" and mark(target, "charging"):
+        limit = 8.0
+    else:
+        weapon = profile(unit)["weapon"]
+        limit = (ARTILLERY_RANGES[weapon][-1] if arm(unit) == "artillery"
+                 else SMALL_ARMS[weapon][-1][0])
+    return surely_apart(footprint(battle, unit), footprint(battle, target), limit)
 
 
 def supporters(battle, melee, side: str, chosen=None) -> list:
@@ -32,6 +46,8 @@ def supporters(battle, melee, side: str, chosen=None) -> list:
                 or may_fire_supporting(battle, u):
             continue
         for e in enemies:
+            if _surely_out_of_reach(battle, u, e):
+                continue                   # _spec would refuse it, after the sight line
             try:
                 _spec(battle, u, e)
             except IllegalAction:

@@ -8,14 +8,14 @@ commands and cry "Rally men!" for a unit hit by fire close by.
 """
 from __future__ import annotations
 
-from ...footprint import bearing, distance, heading
+from ...footprint import bearing, distance, heading, surely_apart
 from ...game_actions import Charge, Fire, MoveLeader, MoveUnit, Rally
 from ...model.forces import mark
 from ..common import OrdersCommander
 from .melee import charge_odds, fire_odds, melees
 from .moves import max_allowance
 from .tables import RANGES
-from .units import acted, arm, near, prof
+from .units import acted, arm, footprint, near, prof
 
 class Commander(OrdersCommander):
     ruleset_id = "quickplay"
@@ -41,8 +41,12 @@ class Commander(OrdersCommander):
     def _targets(self, u):
         b = self.battle
         out = []
+        far = RANGES[prof(u)["weapon"]][1] if arm(u) != "cavalry" else -1.0
         for e in near(b, u.pos, 52, b.enemy_of(self.side)):
             action = Fire(u.id, e.id)
+            # surely beyond range: the rules would refuse it (after the costly checks)
+            if surely_apart(footprint(b, u), footprint(b, e), far):
+                continue
             if self.legal(action):
                 out.append((float(fire_odds(b, action).lines[0].dist.mean()), e.id, action))
         return sorted(out, reverse=True)

@@ -11,6 +11,7 @@ import math
 
 from shapely.geometry import LineString, Point
 
+from ... import spatial
 from ...footprint import Footprint, distance
 from ...model.forces import mark
 from ...table_terrain import table_terrain
@@ -58,6 +59,18 @@ def files(unit, figures=None) -> int:
 
 
 def footprint(battle, unit, x=None, y=None, facing=None, formation=None) -> Footprint:
+    if x is None and y is None and facing is None and formation is None:   # once a version
+        memo = battle.cached("quickplay.footprints", dict)
+        hit = memo.get(unit.id)
+        if hit is not None and hit[0] is unit:     # a trial copy is another object
+            return hit[1]
+        fp = _footprint(battle, unit, None, None, None, None)
+        memo[unit.id] = (unit, fp)
+        return fp
+    return _footprint(battle, unit, x, y, facing, formation)
+
+
+def _footprint(battle, unit, x, y, facing, formation) -> Footprint:
     k = float(battle.option("base_scale", 1.0) or 1.0)
     a = arm(unit)
     w, d = BASE[a]
@@ -74,7 +87,8 @@ def footprint(battle, unit, x=None, y=None, facing=None, formation=None) -> Foot
 
 
 def near(battle, xy, reach: float, side: str | None = None) -> list:
-    return [u for u in battle.live_units(side) if distance(u.pos, xy) <= reach]
+    """Live units whose centre is within `reach` (the spatial index; live_units order)."""
+    return spatial.near_units(battle, xy, reach, side)
 
 
 def acted(battle, unit) -> bool:
@@ -90,8 +104,8 @@ def pinned(battle, unit) -> bool:
 
 
 def engaged(battle, unit) -> bool:
-    return bool(mark(unit, "charging")) or any(
-        mark(u, "charging") == unit.id for u in battle.live_units(battle.enemy_of(unit.side)))
+    return bool(mark(unit, "charging")) or \
+        unit.id in spatial.charged_ids(battle, battle.enemy_of(unit.side), mark)
 
 
 def joined_commander(battle, unit):
@@ -108,7 +122,8 @@ def sight_refusal(battle, a_xy, b_xy, ignore=()) -> str:
     """Centre to centre: no other base across the line, no more than 3 inches of woods
     (or town) along it, no hill higher than both ends."""
     line = LineString([a_xy, b_xy])
-    for o in near(battle, a_xy, line.length + 8):
+    for o in spatial.crossing_line(battle, a_xy, b_xy, line.length + 8, footprint,
+                                   "quickplay"):
         if o.id in ignore:
             continue
         if footprint(battle, o).polygon().intersects(line):

@@ -1,0 +1,39 @@
+"""Speed work keeps every result: seeded battles fold to the digests recorded on main
+before the spatial index and the caches of issue 17 (tests/state_hash.py).
+
+A digest covers the final state and the whole log (every action and die). Regenerate
+with `python tests/state_hash.py` only when a rules change is meant to change outcomes,
+and say in the commit which clause changed.
+"""
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from state_hash import CASES, digest, play  # noqa: E402
+
+RECORDED = {
+    ("morschauser", "austerlitz.toml", 1, 12): "869dacbc9dabb800",
+    ("morschauser", "austerlitz.toml", 2, 12): "04f664b844beac08",
+    ("featherstone", "quatre_bras.toml", 1, None): "5bee18c8fce90e73",
+    ("featherstone", "quatre_bras.toml", 2, None): "3fec6c3bd84e406f",
+    ("featherstone", "austerlitz.toml", 1, 1): "e99b1ca47c79dfa6",
+    ("d3", "hanau.toml", 1, None): "bdba1d9ac661691c",
+    ("d3", "hanau.toml", 2, None): "cb8714c5c7a2b99d",
+    ("d3", "austerlitz.toml", 1, 1): "c4623e812eae44d7",
+    ("quickplay", "maida.toml", 1, None): "ce54f22cb3949c78",
+    ("quickplay", "maida.toml", 2, None): "83d997a1b99139eb",
+    ("quickplay", "austerlitz.toml", 1, 1): "648545558a559fc6",
+}
+
+
+def test_every_case_has_a_recorded_digest():
+    assert set(RECORDED) == set(CASES)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}-{c[1].split('.')[0]}-{c[2]}")
+def test_same_final_state_and_log(case):
+    assert digest(play(*case)) == RECORDED[case], (
+        "the battle folds to another state: a speed-up changed a result, or a rules change "
+        "meant to (then re-record with `python tests/state_hash.py` and say which clause)")

@@ -1,0 +1,123 @@
+"""The spatial index answers exactly what a scan of every live unit answered."""
+import math
+from types import SimpleNamespace
+
+from hypothesis import given, settings, strategies as st
+
+from manager import spatial
+from manager.footprint import distance
+
+
+class FakeBattle:
+    """live_units and cached as the Battle has them (cache cleared by a change)."""
+
+    def __init__(self, units):
+        self.units = units
+        self._cache = {}
+
+    def live_units(self, side=None):
+        return [u for u in self.units if side is None or u.side == side]
+
+    def cached(self, key, build):
+        if key not in self._cache:
+            self._cache[key] = build()
+        return self._cache[key]
+
+
+def unit(k, x, y, side):
+    return SimpleNamespace(id=f"u{k}", x=x, y=y, pos=(x, y), side=side)
+
+
+coords = st.floats(min_value=-20, max_value=200, allow_nan=False)
+units = st.lists(st.tuples(coords, coords, st.sampled_from(["a", "b"])), max_size=60)
+
+
+@settings(max_examples=150, deadline=None)
+@given(units, coords, coords, st.floats(min_value=0, max_value=80), st.sampled_from([None, "a", "b"]))
+def test_near_units_is_the_scan(us, x, y, reach, side):
+    b = FakeBattle([unit(k, *u) for k, u in enumerate(us)])
+    scan = [u for u in b.live_units(side) if distance(u.pos, (x, y)) <= reach]
+    assert spatial.near_units(b, (x, y), reach, side) == scan
+
+
+def seg_dist(p, a, b):
+    (ax, ay), (bx, by) = a, b
+    L2 = (bx - ax) ** 2 + (by - ay) ** 2
+    t = 0.0 if L2 == 0 else max(0.0, min(1.0, ((p[0] - ax) * (bx - ax) + (p[1] - ay) * (by - ay)) / L2))
+    return math.hypot(ax + t * (bx - ax) - p[0], ay + t * (by - ay) - p[1])
+
+
+@settings(max_examples=150, deadline=None)
+@given(units, coords, coords, coords, coords, st.floats(min_value=0, max_value=10))
+def test_along_keeps_every_unit_near_the_segment_in_order(us, ax, ay, bx, by, margin):
+    b = FakeBattle([unit(k, *u) for k, u in enumerate(us)])
+    got = spatial.unit_grid(b).along((ax, ay), (bx, by), margin)
+    near = [u for u in b.live_units() if seg_dist(u.pos, (ax, ay), (bx, by)) <= margin]
+    assert [u for u in got if u in near] == near            # none missed, order kept
+    order = [b.units.index(u) for u in got]
+    assert order == sorted(order) and len(set(order)) == len(order)
+
+
+def test_the_index_is_rebuilt_after_a_change():
+    b = FakeBattle([unit(0, 10, 10, "a")])
+    assert [u.id for u in spatial.near_units(b, (10, 10), 1)] == ["u0"]
+    b.units[0] = unit(0, 50, 50, "a")
+    b._cache.clear()                                        # what Battle.touch does
+    assert spatial.near_units(b, (10, 10), 1) == []
+
+
+def test_memo_never_answers_for_a_trial_copy():
+    b = FakeBattle([])
+    real, trial = unit(0, 1, 1, "a"), unit(0, 5, 5, "a")
+    calls = []
+    for u in (real, real, trial, real):
+        spatial.memo(b, "t", u.id, (u,), lambda u=u: calls.append(u.x) or u.x)
+    assert calls == [1, 5, 1]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(-50, 200), st.floats(-50, 200), st.floats(0, 359.9), st.floats(0.1, 20),
+       st.floats(0.1, 10))
+def test_a_base_polygon_is_the_one_shapely_builds(x, y, facing, front, depth):
+    """Bases are built from WKB for speed: byte for byte the polygon of their corners."""
+    from shapely.geometry import Polygon
+
+    from manager.footprint import Footprint
+    fp = Footprint(x, y, facing, front, depth)
+    assert fp.polygon().wkb == Polygon(fp.corners()).wkb
+
+
+def _contact_point_as_before(mover, target, along):
+    """contact_point as it was before the speed work: every gap and overlap measured."""
+    from manager.footprint import EPS, gap, heading, overlap
+    fx, fy = heading(along)
+    far = distance(mover.centre, target.centre) + mover.frontage + mover.depth + \
+        target.frontage + target.depth
+
+    def at(d):
+        return mover.moved(mover.x + fx * d, mover.y + fy * d, along)
+
+    if gap(at(0), target) <= EPS:
+        return None if overlap(at(0), target) else mover.centre
+    lo, hi = 0.0, far
+    if gap(at(hi), target) > EPS and not overlap(at(hi), target):
+        best = min((gap(at(far * i / 64), target), i) for i in range(65))
+        if best[0] > EPS:
+            return None
+        hi = far * best[1] / 64
+    for _ in range(28):
+        mid = (lo + hi) / 2
+        if gap(at(mid), target) > EPS and not overlap(at(mid), target):
+            lo = mid
+        else:
+            hi = mid
+    return (mover.x + fx * hi, mover.y + fy * hi)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.floats(0, 60), st.floats(0, 60), st.floats(0, 359), st.floats(0, 60), st.floats(0, 60),
+       st.floats(0, 359), st.floats(0, 359), st.floats(1, 8), st.floats(0.5, 3))
+def test_contact_point_is_what_it_was(mx, my, mf, tx, ty, tf, along, front, depth):
+    from manager.footprint import Footprint, contact_point
+    mover, target = Footprint(mx, my, mf, front, depth), Footprint(tx, ty, tf, 4.0, 1.5)
+    assert contact_point(mover, target, along) == _contact_point_as_before(mover, target, along)
