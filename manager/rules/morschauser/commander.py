@@ -197,7 +197,10 @@ class Commander:
         if kind == "withdraw":
             d = EDGE_DIR.get(b.sides[self.side].home_edge, 6)
             return (here[0] + DIRS[d][0] * 10, here[1] + DIRS[d][1] * 10)
-        if obj is None or box_distance(here, near) <= 6:
+        # `engage`: how near an enemy must be before the unit turns on him rather than
+        # marching on (a column's march to the crossings ignores what it passes)
+        engage = (b.commands[b.hierarchy.command_of(u.id)].orders or {}).get("engage", 6)
+        if obj is None or box_distance(here, near) <= engage:
             return near
         return obj
 
