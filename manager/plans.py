@@ -58,6 +58,10 @@ def why_holds(battle, side: str, when: dict) -> str:
     """Why the condition holds now (a few words for the log), or '' when it does not."""
     st, h = battle.state, battle.hierarchy
     said = []
+    named = [when[k] for k in ("shaken", "arrived", "of") if k in when]
+    if any(c not in battle.commands for c in named) or (
+            "clear_of" in when and when["clear_of"] not in battle.sides):
+        return ""                   # a plan carried into another battle (the library)
     if "turn" in when:
         if st.turn < when["turn"]:
             return ""
