@@ -64,8 +64,9 @@ class Autopilot:
             shadow = type(s).__new__(type(s))
             shadow.battle, shadow.ruleset, shadow.entries = probe, s.ruleset, []
             from .arrivals import BringOnArrival
-            for entry in s.entries[start:n]:
-                if not isinstance(entry.action, BringOnArrival):   # arrivals are not asked
+            from .plans import FollowPlan
+            for entry in s.entries[start:n]:       # arrivals and plans are not asked
+                if not isinstance(entry.action, (BringOnArrival, FollowPlan)):
                     commander.next_action()        # asked once before each action, as then
                 shadow._apply(entry.action, ReplaySource(entry.rolls))
         commander.battle = b
@@ -91,6 +92,12 @@ class Autopilot:
             return True
         if self._where() != self._left_at:
             self._resync()
+        from .plans import FollowPlan, plans_due
+        ready = plans_due(b, s.ruleset) if self._phase_fresh() else []
+        if ready:                   # then any plan whose moment has come
+            self.execute(FollowPlan(ready[0]))
+            self._left_at = self._where()
+            return True
         action = self.commanders[b.state.active].next_action() or EndPhase()
         if isinstance(action, ResolveMelee):
             defender = b.units.get(action.defender)
@@ -108,6 +115,18 @@ class Autopilot:
             if self.refused > 10_000:
                 raise
         self._left_at = self._where()
+        return True
+
+    def _phase_fresh(self) -> bool:
+        """Has the side done nothing yet this phase but bring on troops and take orders?
+        Plans are read only then, so a battle resumed mid-phase from its log is
+        commanded exactly as one played straight through."""
+        st = self.session.battle.state
+        for e in reversed(self.session.entries):
+            if (e.turn, e.phase, e.side) != (st.turn, st.phase, st.active):
+                return True
+            if e.action.verb not in ("BringOnArrival", "FollowPlan"):
+                return False
         return True
 
     def play_phase(self) -> None:

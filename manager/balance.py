@@ -184,7 +184,15 @@ def summarise(results: list[dict]) -> dict:
                 "mean_hits_taken": sum(r["sides"][s]["commands"][name]["hits_taken"]
                                        for r in results) / n,
                 "shaken_rate": sum(r["sides"][s]["commands"][name]["shaken"] for r in results) / n,
+                "fought_rate": sum(bool(r["sides"][s]["commands"][name].get("fought"))
+                                   for r in results) / n,
             }
+            came = [r["sides"][s]["commands"][name].get("arrived_turn") for r in results]
+            if any(t is not None for t in came):       # reinforcements: how often and when
+                turns = [t for t in came if t is not None]
+                out["commands"][s][name]["arrived"] = {
+                    "rate": len(turns) / n, "mean_turn": sum(turns) / len(turns),
+                    "by_turn": {t: turns.count(t) for t in sorted(set(turns))}}
     return out
 
 

@@ -105,8 +105,13 @@ def _balance_text(s: dict) -> str:
     for side, cmds in s["commands"].items():
         out.append(f"  {side}: mean units lost / Shaken rate")
         for name, c in cmds.items():
-            out.append(f"    {name:<36} {c['mean_units_lost']:5.1f}/{c['units_start']:<3} "
-                       f"Shaken {c['shaken_rate']:4.0%}")
+            line = (f"    {name:<36} {c['mean_units_lost']:5.1f}/{c['units_start']:<3} "
+                    f"Shaken {c['shaken_rate']:4.0%}  fought {c.get('fought_rate', 0):4.0%}")
+            if "arrived" in c:        # reinforcements: how often and when they came
+                a = c["arrived"]
+                line += (f"  arrived {a['rate']:4.0%}, mean turn {a['mean_turn']:.1f} "
+                         f"({', '.join(f'turn {t}: {k}' for t, k in a['by_turn'].items())})")
+            out.append(line)
     return "\n".join(out)
 
 

@@ -20,6 +20,7 @@ from .model.battlefield import TERRAIN_ALIASES, TERRAIN_KINDS, shape_of
 from .model.forces import UNIT_KINDS, UNIT_TRAITS
 from .model.hierarchy import army_node, command_node, unit_node
 from .arrivals import take_off
+from .plans import STEP_KEYS, WHEN_KEYS, check_plan
 from .placement import placement_problem
 from .rules import get_ruleset, ruleset_ids
 
@@ -106,13 +107,32 @@ def read_orders_table(r: "_Reader") -> dict:
     if "orders" not in r.data:
         return {}
     o = r.table("orders")
-    o.unknown({"kind", "objective", "release_turn", "facing"})
+    _order_keys(o, {"kind", "objective", "release_turn", "facing", "engage", "plan"})
+    for step in o.tables("plan", required=False):
+        _order_keys(step, set(STEP_KEYS))
+        w = step.table("when", {})
+        w.unknown(set(WHEN_KEYS))
+        for key in ("turn", "at_most"):
+            w.get(key, int, None)
+        w.get("enemy_within", float, None)
+        for key in ("clear_of", "of", "shaken", "arrived"):
+            w.get(key, str, None)
+        if "area" in w.data:
+            area = w.get("area", list)
+            if len(area) != 2:
+                w.fail("area", f"expected two corners [[c0, r0], [c1, r1]], got {area!r}")
+            for i in range(2):
+                _Reader(w.path, {"corner": area[i]}, w._key(f"area[{i}]")).point("corner")
+    return dict(o.data)              # as written (whole box numbers stay whole)
+
+
+def _order_keys(o: "_Reader", allowed: set) -> None:
+    o.unknown(allowed)
     o.get("kind", str, "attack", ORDER_KINDS)
     if "objective" in o.data:
         o.point("objective")
-    for key in ("release_turn", "facing"):
+    for key in ("release_turn", "facing", "engage"):
         o.get(key, int, None)
-    return dict(o.data)              # as written (whole box numbers stay whole)
 
 
 def read_text(path: Path, error=ScenarioError) -> str:
@@ -302,6 +322,11 @@ def battle_from_dict(data: dict, path="<scenario>", ruleset_id: str | None = Non
     if info.first_side != "roll" and info.first_side not in sides:
         sc.fail("first_side", f"expected 'roll' or a side id ({', '.join(sides)})")
     battle = Battle(info, battlefield, sides, commands, units, leaders, Hierarchy(graph))
+    for i, s in enumerate(side_readers):
+        for j, c in enumerate(s.tables("commands")):
+            plan = commands[c.data["id"]].orders.get("plan", ())
+            check_plan(plan, sides, commands,
+                       lambda where, problem: c.table("orders").fail(where, problem))
     for target, spec in arriving:
         if target in commands and not battle.hierarchy.units_of(target):
             raise ScenarioError(path, f"command {target}.arrives", "the command has no units to bring on")

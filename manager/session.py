@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import arrival_edit, arrivals, editor_actions, game_actions  # noqa: F401  (every action in the registry)
+from . import arrival_edit, arrivals, editor_actions, game_actions, plans  # noqa: F401  (every action in the registry)
 from .actions import Action, action_from_dict
 from .dice import Dice, DiceRoll, ReplaySource, SeededSource
 from .errors import BerthierError, DiceError, IllegalAction

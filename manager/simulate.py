@@ -48,23 +48,46 @@ def hits_by_unit(session) -> dict[str, int]:
     return taken
 
 
+def engaged_by_unit(session) -> tuple[set, dict]:
+    """(units that fired, struck in a melee or took hits; {arrival id: turn it came on})."""
+    b = session.battle
+    by_name = {u.name: u.id for u in b.all_units().values()}
+    fought, came = set(hits_by_unit(session)), {}
+    for entry in session.entries:
+        a = entry.action
+        if a.verb in ("Fire", "Charge", "TableFire") and hasattr(a, "unit"):
+            fought.add(a.unit)
+        for e in entry.events:
+            name = e.__class__.__name__
+            if name == "MeleeResolved":
+                fought.update(by_name.get(n, n) for n in tuple(e.attackers) + tuple(e.defenders))
+            elif name == "ReinforcementsArrived":
+                came[a.arrival] = entry.turn
+    return fought, came
+
+
 def report(session, scenario_name: str | None = None) -> dict:
     b = session.battle
     h = b.hierarchy
     taken = hits_by_unit(session)
+    fought, came = engaged_by_unit(session)
     sides = {}
     for side in b.sides:
         commands = {}
         for cid in h.commands_of(side):
             units = h.units_of(cid)
             lid = h.leader_of_command(cid)
+            to_come = [u.id for a in b.pending for k, u in a.units if k == cid]
             commands[b.commands[cid].name] = {
                 "units_start": len(units),
                 "units_left": sum(1 for u in units if not b.units[u].eliminated),
                 "units_eliminated": sum(1 for u in units if b.units[u].eliminated),
+                "units_to_come": len(to_come),        # reinforcements that never arrived
+                "arrived_turn": came.get(cid),        # a command that came as reinforcements
+                "fought": any(u in fought for u in units),
                 "hits_taken": sum(taken.get(u, 0) for u in units),
                 "shaken": cid in b.state.shaken,
-                "leader_lost": bool(lid) and b.leaders[lid].eliminated,
+                "leader_lost": bool(lid) and lid in b.leaders and b.leaders[lid].eliminated,
             }
         sides[side] = {"commands": commands}
     return {"scenario": scenario_name or b.info.name, "ruleset": b.info.ruleset,

@@ -67,7 +67,16 @@ class OobLibrary:
 
     def _save(self, battle, cids, kind, name, general) -> str:
         h = battle.hierarchy
-        units = [battle.units[u] for c in cids for u in h.units_of(c)]
+        late = {}                  # reinforcements still to come belong to the army too
+        for a in battle.pending:
+            for c, u in a.units:
+                late.setdefault(c, []).append(u)
+
+        def members(cid):
+            return [battle.units[x] for x in h.units_of(cid)] + late.get(cid, [])
+        every_leader = battle.all_leaders()
+        arriving_leader = {a.leader[0]: a.leader[1].id for a in battle.pending if a.leader}
+        units = [u for c in cids for u in members(c)]
         if not units:
             raise StoreError(f"{name}: nothing to save, it has no units")
         cx = sum(u.x for u in units) / len(units)
@@ -78,20 +87,20 @@ class OobLibrary:
             return _rotate(p.x - cx, p.y - cy, -facing)
 
         def leader(lid):
-            l = battle.leaders[lid]
+            l = every_leader[lid]
             return {"name": l.name, "quality": l.quality, "trait": l.trait, "at": rel(l)}
 
         commands = []
         for cid in cids:
             c = battle.commands[cid]
-            lid = h.leader_of_command(cid)
+            lid = h.leader_of_command(cid) or arriving_leader.get(cid, "")
             commands.append({
                 "name": c.name, "nation": c.nation, "orders": dict(c.orders), "note": c.note,
                 "leader": leader(lid) if lid else None,
                 "units": [{"name": u.name, "kind": u.kind, "at": rel(u),
                            "facing": (u.facing - facing) % 360, "formation": u.formation,
                            "nation": u.nation, **{f: getattr(u, f) for f in FLAGS}}
-                          for u in (battle.units[x] for x in h.units_of(cid))]})
+                          for u in members(cid)]})
         data = {"kind": kind, "commands": commands,
                 "general": leader(general) if general else None}
         nation = commands[0]["nation"]

@@ -25,7 +25,7 @@ def test_simulate_json_is_byte_identical_for_a_seed():
     assert data["seed"] == 5 and set(data["result"]) == {"winner", "reason"}
     cmd = data["sides"]["blue"]["commands"]["1st Brigade"]
     assert set(cmd) == {"units_start", "units_left", "units_eliminated", "hits_taken", "shaken",
-                        "leader_lost"}
+                        "leader_lost", "units_to_come", "arrived_turn", "fought"}
     assert cmd["units_start"] == 4
 
 

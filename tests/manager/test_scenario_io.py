@@ -28,8 +28,11 @@ def test_austerlitz_orders_of_battle_as_the_text_lists_them(austerlitz):
     b = austerlitz
     h = b.hierarchy
     assert [len(h.commands_of(s)) for s in ("french", "allies")] == [6, 7]
-    count = lambda s: sum(len(h.units_of(c)) for c in h.commands_of(s))
+    # every unit of the order of battle, Davout's 3rd Corps still on the Raigern road included
+    count = lambda s: sum(1 for u in b.all_units().values() if u.side == s)
     assert count("french") == 81 and count("allies") == 82
+    assert b.arrival_of("iii-corps").describe() == "arriving from turn 2 on a 4+ at the Raigern road"
+    assert sum(len(h.units_of(c)) for c in h.commands_of("french")) == 81 - 13
     assert by_kind(b, "guard") == {"guard_infantry": 3, "guard_cavalry": 2,
                                    "horse_artillery+guard": 2, "grenadiers": 4, "foot_artillery": 1}
     assert by_kind(b, "v-corps") == {"light_infantry": 2, "line_infantry": 10, "foot_artillery": 4,
@@ -41,8 +44,10 @@ def test_austerlitz_orders_of_battle_as_the_text_lists_them(austerlitz):
                                    "foot_artillery": 4}
     santon = [b.units[u] for u in h.units_of("v-corps") if b.units[u].fixed]
     assert len(santon) == 2 and all(u.kind == "foot_artillery" for u in santon)
-    leaders = {b.commands[c].name: b.leaders[h.leader_of_command(c)].name
+    every = b.all_leaders()
+    leaders = {b.commands[c].name: every[h.leader_of_command(c) or b.arrival_of(c).leader[1].id].name
                for s in b.sides for c in h.commands_of(s)}
+    assert leaders["3rd Corps"] == "Marshal Davout"
     assert leaders["4th Corps"] == "Marshal Soult" and "Bagration" in leaders["Advance Guard of the Army"]
     assert b.info.scale == "1 unit = 1200 infantry, 800 cavalry or 12 guns"
 

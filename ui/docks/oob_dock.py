@@ -99,7 +99,7 @@ class OobDock(QDockWidget):
     def sync(self) -> None:
         b = self.doc.shown
         key = (b.hierarchy, tuple(b.commands.values()), tuple(b.sides.values()),
-               tuple(b.leaders.values()), b.state.shaken, b.state.over)
+               tuple(b.leaders.values()), b.state.shaken, b.state.over, b.pending)
         if key != self._key:
             self._key = key
             self._rebuild(b)
@@ -127,6 +127,9 @@ class OobDock(QDockWidget):
                 c = b.commands[cid]
                 lid = h.leader_of_command(cid)
                 lead = b.leaders.get(lid)
+                whole = b.arrival_of(cid) if b.pending else None
+                if whole is not None and whole.leader:
+                    lead = whole.leader[1]
                 text = c.name + (f"  ({lead.name}{', fallen' if lead.eliminated else ''})" if lead else "")
                 shaken = cid in b.state.shaken
                 ci = QTreeWidgetItem([text + ("   [SHAKEN]" if shaken else "")])
@@ -136,7 +139,8 @@ class OobDock(QDockWidget):
                     ci.setToolTip(0, f"{c.name} is Shaken: it may not close with the enemy")
                 units = [b.units[u] for u in h.units_of(cid) if u in b.units]
                 lost = sum(1 for u in units if u.eliminated)
-                ci.setText(1, f"{len(units) - lost}/{len(units)} units")
+                ci.setText(1, whole.describe() if whole is not None and not units
+                           else f"{len(units) - lost}/{len(units)} units")
                 top.addChild(ci)
                 self.tree.item_of[cid] = ci
                 for u in units:
@@ -145,6 +149,15 @@ class OobDock(QDockWidget):
                     self._unit_text(ui, u, rs)
                     ci.addChild(ui)
                     self.tree.item_of[u.id] = ui
+                for a in b.pending:         # reinforcements: listed, not yet selectable on the map
+                    for k, u in a.units:
+                        if k != cid:
+                            continue
+                        label = rs.profiles[u.kind].label if u.kind in rs.profiles else u.kind
+                        ui = QTreeWidgetItem([f"{u.name} — {label}", a.describe()])
+                        ui.setData(0, ROLE, ("arrival", u.id))
+                        ui.setForeground(0, QBrush(QColor("#707070")))
+                        ci.addChild(ui)
                 ci.setExpanded(c.id in expanded)
             top.setExpanded(first or side.id in expanded)
         self._syncing = False

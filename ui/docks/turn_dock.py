@@ -422,10 +422,19 @@ class TurnDock(QDockWidget):
 
     def start(self) -> None:
         self.doc.execute(StartBattle())
+        self._bring_on()
 
     def next_phase(self) -> None:
         self._joiners_for = None
         self.doc.execute(EndPhase())
+        self._bring_on()
+
+    def _bring_on(self) -> None:
+        """Reinforcements due at the start of their side's move come on at their entry."""
+        from manager.arrivals import BringOnArrival, due_arrivals
+        for a in due_arrivals(self.doc.battle, self.doc.ruleset):
+            if not self.doc.execute(BringOnArrival(a.id)):
+                break
 
     def _auto(self, play) -> None:
         pilot = Autopilot(self.doc.session, sides=set(self.doc.battle.sides), execute=self.doc.run)

@@ -12,8 +12,8 @@ from ...errors import IllegalAction
 from ...game_actions import (ChangeFormation, EndPhase, Fire, MoveLeader, MoveUnit, Rally,
                              ResolveMelee)
 from ...grid import DIRS, Box, box_distance, direction_to, front_boxes, in_front_arc, step
-from .board import board, box_of, facing_dir, profile
-from .fire import blocked, check_fire_unit, fire_spec, max_range
+from .board import board, bombarding, box_of, facing_dir, profile
+from .fire import GRAPE_RANGE, blocked, check_fire_unit, fire_spec, max_range
 from .melee import melees
 from .morale import rallyable
 from .movement import EDGE_DIR, contact_facings, leader_cost
@@ -197,7 +197,10 @@ class Commander:
         if kind == "withdraw":
             d = EDGE_DIR.get(b.sides[self.side].home_edge, 6)
             return (here[0] + DIRS[d][0] * 10, here[1] + DIRS[d][1] * 10)
-        if obj is None or box_distance(here, near) <= 6:
+        # `engage`: how near an enemy must be before the unit turns on him rather than
+        # marching on (a column's march to the crossings ignores what it passes)
+        engage = (b.commands[b.hierarchy.command_of(u.id)].orders or {}).get("engage", 6)
+        if obj is None or box_distance(here, near) <= engage:
             return near
         return obj
 
@@ -291,6 +294,11 @@ class Commander:
             check_fire_unit(b, u)
         except IllegalAction:
             return None
+        # the opening bombardment: only guns fire, and only beyond grape (a refused
+        # proposal is not in the log, so it must not be made at all)
+        bomb = bombarding(b)
+        if bomb and profile(u).arm != "artillery":
+            return None
         brd = board(b)
         here = brd.unit_box[u.id]
         rng = max_range(b, u)
@@ -305,7 +313,7 @@ class Commander:
             eb = boxes[e.id]
             dx, dy = abs(eb[0] - hx), abs(eb[1] - hy)
             gap = dx + dy - 0.5 * (dx if dx < dy else dy)
-            if gap > rng or not in_front_arc(here, face, eb, arc):
+            if gap > rng or not in_front_arc(here, face, eb, arc) or (bomb and gap <= GRAPE_RANGE):
                 continue
             # rank by a cheap guess (near and weak first); exact dice only for the best few
             candidates.append(((1.5 if e.hits <= 2 else 1.0) / (1 + gap), e.id, e, eb))
