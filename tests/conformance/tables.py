@@ -143,3 +143,13 @@ def engine_phase(ruleset, name: str) -> str:
 # rulesets whose formation change is part of a move ("Cost 1 box move penalty to change
 # formation"): a change_formation step followed by the same unit's move is one move
 FORMATION_IN_MOVE = {"morschauser"}
+
+
+def initiative_winner(battle) -> str:
+    """The side that won this turn's initiative (the one that chose), as the ruleset
+    records it; "" if it keeps no record."""
+    marks = dict(battle.state.marks)
+    streak = marks.get("streak")                 # harman: (winner, turns in a row)
+    if streak:
+        return streak[0]
+    return marks.get("initiative", "") or ""
