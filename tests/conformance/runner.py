@@ -21,7 +21,8 @@ from manager.session import Session
 
 from .casebuild import BOX, CaseError, build_battle, facing_of, is_grid, point_of
 from .tables import (CHOICES, DEFAULT_FIELDS, EXPECT_MARKS, FORMATION_IN_MOVE, MELEE_SETUP,
-                     MORALE, SHARED_PHASES, STATE_MARKS, STEP_PHASES, TURN, engine_phase,
+                     MORALE, SHARED_PHASES, STATE_MARKS, STEP_PHASES, TURN, engine_formation,
+                     engine_phase,
                      initiative_winner)
 
 HERE = Path(__file__).parent
@@ -268,6 +269,9 @@ class Runner:
     def _set_state(self) -> None:
         """This turn's marks the case gives (moved, fired, disordered, ...)."""
         for u in self.data.get("units", []):
+            top = self.ruleset.profile(u["kind"]).get("hits", 1)
+            if u.get("lost") and int(u["lost"]) >= top:     # nothing left, still standing
+                self.battle.update_unit(u["id"], hits=0)
             for key, value in (u.get("state") or {}).items():
                 if key == "moved":
                     self.battle.update_unit(u["id"], moved=(2 if value is True else int(value)))
@@ -537,9 +541,10 @@ class Runner:
                 u = self._unit(s["unit"], i)
                 facing = facing_of(s["facing"], "move") if "facing" in s else u.facing
                 return ga.MoveUnit(u.id, self._where(s["to"], "move"), facing,
-                                   s.get("formation", ""))
+                                   engine_formation(self.ruleset, s.get("formation", "")))
             if verb == "change_formation":
-                return ga.ChangeFormation(s["unit"], s["formation"])
+                return ga.ChangeFormation(s["unit"], engine_formation(self.ruleset,
+                                                                      s["formation"]))
             if verb == "fire":
                 return ga.Fire(s["unit"], s["target"])
             if verb == "charge":
@@ -648,6 +653,8 @@ class Runner:
                                f"the text: {bool(v)}")
             elif k in ("formation", "disordered", "fired", "fell_back", "moved"):
                 got = getattr(u, k)
+                if k == "formation":
+                    v = engine_formation(self.ruleset, v)
                 if k == "moved":
                     got = bool(got)
                 if got != v:

@@ -123,6 +123,16 @@ MELEE_SETUP = {"featherstone": _featherstone_melee}
 # with a piece of the side still to come in the same phase goes on to that side's part.
 SHARED_PHASES = {"quickplay"}
 
+# the text's formation words where the engine names the formation otherwise
+FORMATIONS = {
+    "harman": {"unlimbered": "line"},          # guns unlimbered stand in the engine's line
+}
+
+
+def engine_formation(ruleset, name: str) -> str:
+    return FORMATIONS.get(ruleset.id, {}).get(name, name) if name else name
+
+
 # "player": a turn is one side's go; "game": both sides' (the initiative rulesets)
 TURN = {"morschauser": "player", "d3": "player", "quickplay": "game",
         "featherstone": "game", "harman": "game"}
