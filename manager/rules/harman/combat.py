@@ -70,12 +70,12 @@ def check_charge(battle, action) -> None:
          f"{action.target!r} is not an enemy unit")
     tb = box(battle, target)
     if "town" in kinds(battle, tb):
-        need(utype(unit) == "infantry", "only infantry fight in a built-up area")
+        need(utype(unit) == "infantry", "only infantry fight in a built-up area (BUA)")
     if utype(unit) == "cavalry":
         need(not wall_across(battle, _approach_or_here(battle, unit, target), tb),
              "cavalry cannot engage troops behind a fence or wall")
-    need(_approaches(battle, unit, target), f"{unit.name} cannot reach a square next to "
-         f"{target.name} ({CHARGE if utype(unit) == 'cavalry' else 1} square(s))")
+    need(_approaches(battle, unit, target), f"{target.name} is out of range: {unit.name} cannot reach a "
+         f"square next to it ({CHARGE if utype(unit) == 'cavalry' else 1} square(s))")
 
 
 def _approach_or_here(battle, unit, target):

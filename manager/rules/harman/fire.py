@@ -37,12 +37,12 @@ def shot(battle, unit, target) -> Shot:
     a, b = box(battle, unit), box(battle, target)
     d = squares(a, b)
     why = sight_refusal(battle, unit, target)
-    need(not why, f"{unit.name} cannot see {target.name}: {why}")
+    need(not why, f"{unit.name} has no line of sight to {target.name}: {why}")
     if t.endswith("artillery"):
         need(unit.formation != "limbered", f"{unit.name} is limbered")
         canister, effective = ARTILLERY[t]
         effective += 1 if level(battle, a) > 0 else 0
-        need(d <= effective, f"{target.name} is {d} squares away; {unit.name} reaches {effective}")
+        need(d <= effective, f"{target.name} is {d} squares away: out of range ({unit.name} reaches {effective})")
         n = dice_now(battle, unit, ARTILLERY_DICE)
         faces, band = ((TARGET,), "canister") if d <= canister else ((FIRE,), "effective range")
     elif t == "skirmishers":
@@ -62,8 +62,8 @@ def shot(battle, unit, target) -> Shot:
         n = dice_now(battle, unit, battle_dice(battle, unit))
         faces, band = (TARGET,), "volley"
     if weakened(battle, unit):
-        need(ortho_adjacent(a, b), f"{unit.name} has lost over half its Combat Value: it fires "
-             "only in its own defence")
+        need(ortho_adjacent(a, b), f"{unit.name} has lost over half its Combat Value: no offensive "
+             "fire, only in its own defence")
     return _cover(battle, unit, target, Shot(n, faces, band))
 
 
@@ -119,7 +119,11 @@ def _canister_support(battle, unit) -> bool:
 
 
 def check_fire(battle, action) -> None:
-    unit = own_unit(battle, action.unit)
+    unit = battle.units.get(action.unit)
+    if battle.state.phase == "artillery" and unit is not None and not unit.eliminated:
+        pass                          # both sides fire their artillery, simultaneously
+    else:
+        unit = own_unit(battle, action.unit)
     why = may_fire(battle, unit)
     need(not why, why)
     target = battle.units.get(action.target)
