@@ -75,7 +75,8 @@ def battle_dice(battle, unit) -> int:
 def _cover(battle, unit, target, s: Shot) -> Shot:
     n, faces, why = s.dice, s.hit_faces, s.why
     tb = box(battle, target)
-    if "town" in kinds(battle, tb) and utype(unit) != "skirmishers":
+    inside = utype(unit) == "skirmishers" and "town" in kinds(battle, box(battle, unit))
+    if "town" in kinds(battle, tb) and not inside:   # skirmishers may skirmish inside a BUA
         n, why = n - 2, why + ", built-up area -2 dice"
     if wall_across(battle, box(battle, unit), tb):
         faces, why = (FIRE,), why + ", behind a wall: only Fire hits"
@@ -90,7 +91,7 @@ def may_fire(battle, unit) -> str:
     if unit.fired:
         return f"{unit.name} has fired this turn"
     if spent(unit):
-        return f"{unit.name} has lost all its Combat Value"
+        return f"{unit.name} has lost all its Combat Value: it has ceased to be effective"
     if t == "cavalry":
         return "cavalry fight with the sabre"
     limit = battle.option("ammunition") or 0
@@ -167,7 +168,9 @@ def _duel(battle, unit, target, hits, flags, officers, dice) -> list:
     the side suffering more Flags falls back a square (driven in if its formed troops
     stand there)."""
     events: list = []
-    back = throw(battle, target, 1, f"skirmish duel with {unit.name}", dice, events)
+    reply = _cover(battle, target, unit, Shot(1, (FIRE,), "skirmish duel", True))
+    back = throw(battle, target, reply.dice, f"skirmish duel with {unit.name}{reply.why[13:]}",
+                 dice, events)
     suffer(battle, target.id, hits, 0, officers, dice, events, box(battle, unit))
     suffer(battle, unit.id, count(back, FIRE), 0, count(back, OFFICER), dice, events,
            box(battle, target))

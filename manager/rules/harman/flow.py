@@ -23,7 +23,7 @@ InitiativeRolled = declare_event("InitiativeRolled", "Initiative: {detail}; {sid
                                  detail=str, side=str)
 LABEL = {p.name: p.label for p in PHASES}
 KEEP = ("retiring", "engaged", "rounds", "origin", "volleys", "unlimbered", "gunners_away",
-        "no_move", "flagged", "flags_turn", "steadied")
+        "no_move", "flagged", "flags_turn", "steadied", "clash")
 
 
 def check_start(battle, action) -> None:

@@ -127,10 +127,10 @@ def unreachable(battle, unit, dest, limit: int, why: dict) -> str:
 def check_move_unit(battle, action) -> None:
     unit = own_unit(battle, action.unit)
     turn = battle.state.turn
-    need(not unit.moved, f"{unit.name} has already moved this turn")
     need(not retiring(unit), f"{unit.name} is retiring: it falls back a square each move "
          "until a General joins it and rallies it")
-    need(mark(unit, "no_move") != turn, f"{unit.name} lost its officer: no move this turn")
+    need(not unit.moved, f"{unit.name} has already moved this turn")
+    need(mark(unit, "no_move") != turn, f"{unit.name} lost its officer: it halts, no move this turn")
     need(mark(unit, "halted") != turn, f"{unit.name} has halted this turn")
     need(not mark(unit, "engaged"), f"{unit.name} is in close combat")
     g = battle.battlefield.grid

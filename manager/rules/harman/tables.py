@@ -65,6 +65,12 @@ OPTIONS = (
            "battery and volley alike (turn), or each throw is judged alone (throw; in the "
            "simultaneous artillery fire the worst battery's throw counts).",
            ("turn", "throw")),
+    Option("flee", "rout", "Defenders who 'panic and flee at once' before a bayonet charge "
+           "rout from the field (rout: the text's 'rout and flee the field'), or retire a "
+           "square (retire).", ("rout", "retire")),
+    Option("sabres_alone", "stand", "Sabres with no Flag reaching the defenders' quality: "
+           "the 'no Flags' paragraph holds, the foot stand (or form square in good time) "
+           "(stand), or Sabres and Flags are counted together (break).", ("stand", "break")),
     Option("skirmishing", True, "The optional skirmishing rules: skirmish screens, "
            "skirmish duels, driven-in screens."),
     Option("ammunition", 0, "The optional ammunition limit: turns of fire before a unit "
