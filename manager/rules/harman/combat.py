@@ -48,17 +48,32 @@ def _approaches(battle, unit, target) -> list:
     for dx, dy in ORTHO:
         sq = (tb[0] + dx, tb[1] + dy)
         if sq in r and (sq not in occ or occ[sq].id == unit.id):
-            if t == "cavalry" and r[sq] > 3 and not _straight_finish(battle, unit, sq, tb):
+            if t == "cavalry" and r[sq] > 3 and not _straight_finish(battle, unit, sq, tb, r):
                 continue
             out.append((r[sq], sq))
     return [sq for _, sq in sorted(out)]
 
 
-def _straight_finish(battle, unit, sq, tb) -> bool:
-    """A 4-square charge ends with two squares in a straight line at the enemy."""
+def _straight_finish(battle, unit, sq, tb, r) -> bool:
+    """A 4-square charge's last two squares are in a straight line at the enemy: it
+    reaches the square two back along that line in two steps, then goes straight on."""
     dx, dy = tb[0] - sq[0], tb[1] - sq[1]
-    back = (sq[0] - dx, sq[1] - dy)
-    return on_table(battle, back) and not step_refusal(battle, unit, back, sq)[0]
+    back1 = (sq[0] - dx, sq[1] - dy)
+    back2 = (back1[0] - dx, back1[1] - dy)
+    occ = occupants(battle)
+    return back2 in r and r[back2] <= CHARGE - 2 and back1 in r \
+        and (back1 not in occ or occ[back1].side == unit.side) \
+        and not step_refusal(battle, unit, back2, back1)[0] \
+        and not step_refusal(battle, unit, back1, sq)[0]
+
+
+def _bent_only(battle, unit, target) -> bool:
+    """Squares next to the target the cavalry reach in four, but not straight."""
+    if utype(unit) != "cavalry":
+        return False
+    r = reach(battle, unit, CHARGE)
+    tb = box(battle, target)
+    return any((tb[0] + dx, tb[1] + dy) in r for dx, dy in ORTHO)
 
 
 def check_charge(battle, action) -> None:
@@ -74,6 +89,9 @@ def check_charge(battle, action) -> None:
     if utype(unit) == "cavalry":
         need(not wall_across(battle, _approach_or_here(battle, unit, target), tb),
              "cavalry cannot engage troops behind a fence or wall")
+    need(_approaches(battle, unit, target) or not _bent_only(battle, unit, target),
+         f"{unit.name} reaches {target.name} only by a bend: the last two squares of a charge "
+         "must be in a straight line")
     need(_approaches(battle, unit, target), f"{target.name} is out of range: {unit.name} cannot reach a "
          f"square next to it ({CHARGE if utype(unit) == 'cavalry' else 1} square(s))")
 
@@ -410,6 +428,8 @@ def check_rally(battle, action) -> None:
          f"{action.leader!r} is not a General of the side to move")
     need(not leader.rallied, f"{leader.name} has already tried to rally this turn")
     unit = own_unit(battle, action.unit)
+    need(mark(unit, "struck") != battle.state.turn,
+         f"{unit.name} was fired upon or charged this turn: no rally")
     need(box(battle, leader) == box(battle, unit), f"{leader.name} must join {unit.name} first")
     need(mark(unit, "flagged") == battle.state.turn or mark(unit, "retiring"),
          f"{unit.name} has suffered no Falling Flag this turn and is not retiring")

@@ -127,11 +127,13 @@ def unreachable(battle, unit, dest, limit: int, why: dict) -> str:
 def check_move_unit(battle, action) -> None:
     unit = own_unit(battle, action.unit)
     turn = battle.state.turn
-    need(not retiring(unit), f"{unit.name} is retiring: it falls back a square each move "
-         "until a General joins it and rallies it")
+    if battle.option("retire") != "once":
+        need(not retiring(unit), f"{unit.name} is retiring: it falls back a square each move "
+             "until a General joins it and rallies it")
     need(not unit.moved, f"{unit.name} has already moved this turn")
     need(mark(unit, "no_move") != turn, f"{unit.name} lost its officer: it halts, no move this turn")
-    need(mark(unit, "halted") != turn, f"{unit.name} has halted this turn")
+    need(mark(unit, "halted") != turn, f"{unit.name} has halted this turn"
+         + (" and is retiring" if retiring(unit) else ""))
     need(not mark(unit, "engaged"), f"{unit.name} is in close combat")
     g = battle.battlefield.grid
     dest = (int(action.to[0] // g), int(action.to[1] // g))
@@ -150,6 +152,9 @@ def check_move_unit(battle, action) -> None:
     r = reach(battle, unit, limit, why)
     need(dest in r, f"{unit.name} cannot reach square {dest}: "
          f"{unreachable(battle, unit, dest, limit, why)}{_limit_note(unit, action.formation)}")
+    if retiring(unit):                   # (retire = once) it may step back, not advance
+        need(_nearest_enemy(battle, unit, dest) >= _nearest_enemy(battle, unit, box(battle, unit)),
+             f"{unit.name} is retiring: it may not advance until a General rallies it")
     holder = occupants(battle).get(dest)
     need(holder is None or holder.id == unit.id, f"square {dest} is held by "
          f"{holder.name if holder else ''}: one unit a square")
@@ -158,6 +163,11 @@ def check_move_unit(battle, action) -> None:
     moved.update_unit(unit.id, x=x, y=y)
     need(not enemies_adjacent(moved, moved.units[unit.id]) or dest == box(battle, unit),
          "moving next to the enemy is a charge into close combat: order a Charge")
+
+
+def _nearest_enemy(battle, unit, sq) -> int:
+    foes = [box(battle, e) for e in battle.live_units(battle.enemy_of(unit.side))]
+    return min((abs(f[0] - sq[0]) + abs(f[1] - sq[1]) for f in foes), default=0)
 
 
 def _limit_note(unit, formation: str) -> str:

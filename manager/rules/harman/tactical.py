@@ -91,6 +91,8 @@ def suffer(battle, uid: str, hits: int, flags: int, officers: int, dice, events:
         return "routs"
     generals = generals_with(battle, u)
     turn = battle.state.turn
+    battle.mark_unit(uid, struck=turn)              # fired upon or charged this turn
+    u = battle.units[uid]
     per_turn = battle.option("flags_add") != "throw"
     if generals and flags and not (per_turn and mark(u, "steadied") == turn):
         flags -= 1
