@@ -22,8 +22,7 @@ from manager.session import Session
 from .casebuild import BOX, CaseError, build_battle, facing_of, is_grid, point_of
 from .tables import (CHOICES, DEFAULT_FIELDS, EXPECT_MARKS, FORMATION_IN_MOVE, MELEE_SETUP,
                      MORALE, SHARED_PHASES, STATE_MARKS, STEP_PHASES, TURN, engine_formation,
-                     engine_phase,
-                     initiative_winner)
+                     engine_phase, initiative_winner)
 
 HERE = Path(__file__).parent
 RULESETS = ("morschauser", "d3", "quickplay", "featherstone", "harman")
