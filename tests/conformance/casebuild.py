@@ -249,14 +249,19 @@ def _unit(ruleset, u: dict, positions) -> dict:
     for key in ("formation", "fixed", "guard", "sharpshooters", "nation"):
         if key in u:
             d[key] = u[key]
+    if "formation" in u:
+        from .tables import engine_formation
+        d["formation"] = engine_formation(ruleset, u["formation"])
     if "traits" in u:
         d["traits"] = list(u["traits"])
     if u.get("lost"):
         top = ruleset.profile(u["kind"]).get("hits", 1)
-        if not 0 <= int(u["lost"]) < top:
+        if not 0 <= int(u["lost"]) <= top:
             raise CaseError(f"unit {u['id']}: lost = {u['lost']} but a {u['kind']} has "
                             f"{top} to lose here")
-        d["hits"] = top - int(u["lost"])
+        # all lost (a unit still standing with nothing left, as Harman's spent units):
+        # built with one and taken to none as the case begins (runner._set_state)
+        d["hits"] = max(top - int(u["lost"]), 1)
     return d
 
 

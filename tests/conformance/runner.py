@@ -21,8 +21,8 @@ from manager.session import Session
 
 from .casebuild import BOX, CaseError, build_battle, facing_of, is_grid, point_of
 from .tables import (CHOICES, DEFAULT_FIELDS, EXPECT_MARKS, FORMATION_IN_MOVE, MELEE_SETUP,
-                     MORALE, SHARED_PHASES,
-                     STATE_MARKS, STEP_PHASES, TURN, engine_phase)
+                     MORALE, SHARED_PHASES, STATE_MARKS, STEP_PHASES, TURN, engine_formation,
+                     engine_phase, initiative_winner)
 
 HERE = Path(__file__).parent
 RULESETS = ("morschauser", "d3", "quickplay", "featherstone", "harman")
@@ -166,12 +166,20 @@ class Runner:
         except ValueError as exc:
             self.fail(f"the case cannot be set up: {exc}")
         first = self.steps[0] if self.steps else {}
-        if first.get("action") == "initiative" and start.get("turn", 1) == 1:
+        rolls_at_start = self.ruleset.phases[0].name == "initiative"
+        if first.get("action") == "initiative" and start.get("turn", 1) == 1 and rolls_at_start:
             self._start_with_roll(first)
             self.steps[0] = {**first, "_done": True}
         else:
             self._exec(ga.StartBattle(), SeededSource(1), None, "start the battle")
-        self._advance(start.get("side", "blue"), self.phase, int(start.get("turn", 1)))
+        if first.get("action") == "initiative" and self.phase == "initiative" \
+                and not rolls_at_start:
+            # the roll comes after earlier phases (Harman: after the artillery): the
+            # case's first step throws it as the battle reaches it
+            self._advance(start.get("side", "blue"), self.ruleset.phases[0].name,
+                          int(start.get("turn", 1)))
+        else:
+            self._advance(start.get("side", "blue"), self.phase, int(start.get("turn", 1)))
         self._set_state()
         for i, step in enumerate(self.steps):
             self._step(i, step)
@@ -260,6 +268,9 @@ class Runner:
     def _set_state(self) -> None:
         """This turn's marks the case gives (moved, fired, disordered, ...)."""
         for u in self.data.get("units", []):
+            top = self.ruleset.profile(u["kind"]).get("hits", 1)
+            if u.get("lost") and int(u["lost"]) >= top:     # nothing left, still standing
+                self.battle.update_unit(u["id"], hits=0)
             for key, value in (u.get("state") or {}).items():
                 if key == "moved":
                     self.battle.update_unit(u["id"], moved=(2 if value is True else int(value)))
@@ -472,7 +483,7 @@ class Runner:
             return
         faces = step.get("dice") if verb == "end_turn" else _initiative_faces(step)
         source = CaseDice(faces, self.battle)
-        turn, active = st.turn, st.active
+        turn, active, phase0 = st.turn, st.active, st.phase
         game = TURN.get(self.ruleset.id) == "game"
         first = self.ruleset.phases[0].name
         for _ in range(ADVANCE_LIMIT):
@@ -481,8 +492,9 @@ class Runner:
             st = self.battle.state
             if st.over:
                 break
-            if verb == "initiative" and st.phase == "initiative" and st.turn != turn:
-                break
+            if verb == "initiative" and st.phase == "initiative" and (
+                    st.turn != turn or phase0 != "initiative"):
+                break                # the next initiative throw (in this turn or the next)
             if verb == "end_turn" and st.phase == first and (
                     st.turn != turn if game else (st.turn, st.active) != (turn, active)):
                 break
@@ -495,6 +507,21 @@ class Runner:
             if self.ruleset.id in SHARED_PHASES and self.battle.state.phase == "initiative":
                 self._exec(ga.EndPhase(), CaseDice([], self.battle), i,
                            "begin the turn's actions")       # the choice made, units act
+        if verb == "initiative":
+            self._leave_initiative(i)
+
+    def _leave_initiative(self, i) -> None:
+        """A phase that holds only the choice (Harman's) ends once it is made, so the
+        case's next step acts in the phase after it; a next `end_phase` still ends it."""
+        st = self.battle.state
+        nxt = self.steps[i + 1] if i + 1 < len(self.steps) else {}
+        phase = next((p for p in self.ruleset.phases if p.name == st.phase), None)
+        if st.over or st.phase != "initiative" or phase is None or not nxt \
+                or nxt.get("action") in ("end_phase", "end_turn", "initiative") \
+                or self.ruleset.phases[0].name == "initiative":   # (those roll at the start)
+            return
+        if set(phase.actions) <= {"ChooseInitiative", "EndPhase"}:
+            self._exec(ga.EndPhase(), CaseDice([], self.battle), i, "begin the first move")
 
     def _where(self, value, what):
         if isinstance(value, dict):
@@ -513,9 +540,10 @@ class Runner:
                 u = self._unit(s["unit"], i)
                 facing = facing_of(s["facing"], "move") if "facing" in s else u.facing
                 return ga.MoveUnit(u.id, self._where(s["to"], "move"), facing,
-                                   s.get("formation", ""))
+                                   engine_formation(self.ruleset, s.get("formation", "")))
             if verb == "change_formation":
-                return ga.ChangeFormation(s["unit"], s["formation"])
+                return ga.ChangeFormation(s["unit"], engine_formation(self.ruleset,
+                                                                      s["formation"]))
             if verb == "fire":
                 return ga.Fire(s["unit"], s["target"])
             if verb == "charge":
@@ -575,6 +603,12 @@ class Runner:
                             problems.append(f"{key} goes {'first' if st.order[0] == key else 'second'}, "
                                             f"the text: {'first' if v else 'second'}")
                         continue
+                    if k == "won_initiative":
+                        won = initiative_winner(self.battle)
+                        if (won == key) != bool(v):
+                            problems.append(f"army {key} {'won' if won == key else 'did not win'}"
+                                            f" the initiative, the text: {'won' if v else 'lost'}")
+                        continue
                     if k not in ("concedes", "lost"):
                         problems.append(f"{key}: the runner cannot check {k!r} of an army")
                     elif conceded != bool(v):
@@ -618,6 +652,8 @@ class Runner:
                                f"the text: {bool(v)}")
             elif k in ("formation", "disordered", "fired", "fell_back", "moved"):
                 got = getattr(u, k)
+                if k == "formation":
+                    v = engine_formation(self.ruleset, v)
                 if k == "moved":
                     got = bool(got)
                 if got != v:
@@ -630,6 +666,8 @@ class Runner:
                                f"the text: {v!r}")
             else:
                 got = mark(u, k, None)
+                if isinstance(v, bool):          # a state the ruleset marks: set or not
+                    got = bool(got)
                 if got != v:
                     out.append(f"{uid} {k} = {got!r}, the text: {v!r}")
         return out
@@ -657,6 +695,11 @@ class Runner:
             elif k in ("hits", "rallied", "moved", "quality"):
                 if getattr(l, k) != v:
                     out.append(f"leader {lid} {k} = {getattr(l, k)!r}, the text: {v!r}")
+            elif k == "wounded":                  # hurt but still on the field
+                hurt = not l.eliminated and l.hits < l.max_hits
+                if hurt != bool(v):
+                    out.append(f"leader {lid} is {'' if hurt else 'not '}wounded, the text: "
+                               f"{'wounded' if v else 'unhurt'}")
             elif k == "lost":
                 if l.max_hits - l.hits != v:
                     out.append(f"leader {lid} has lost {l.max_hits - l.hits}, the text: {v}")

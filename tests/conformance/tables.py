@@ -123,6 +123,16 @@ MELEE_SETUP = {"featherstone": _featherstone_melee}
 # with a piece of the side still to come in the same phase goes on to that side's part.
 SHARED_PHASES = {"quickplay"}
 
+# the text's formation words where the engine names the formation otherwise
+FORMATIONS = {
+    "harman": {"unlimbered": "line"},          # guns unlimbered stand in the engine's line
+}
+
+
+def engine_formation(ruleset, name: str) -> str:
+    return FORMATIONS.get(ruleset.id, {}).get(name, name) if name else name
+
+
 # "player": a turn is one side's go; "game": both sides' (the initiative rulesets)
 TURN = {"morschauser": "player", "d3": "player", "quickplay": "game",
         "featherstone": "game", "harman": "game"}
@@ -143,3 +153,13 @@ def engine_phase(ruleset, name: str) -> str:
 # rulesets whose formation change is part of a move ("Cost 1 box move penalty to change
 # formation"): a change_formation step followed by the same unit's move is one move
 FORMATION_IN_MOVE = {"morschauser"}
+
+
+def initiative_winner(battle) -> str:
+    """The side that won this turn's initiative (the one that chose), as the ruleset
+    records it; "" if it keeps no record."""
+    marks = dict(battle.state.marks)
+    streak = marks.get("streak")                 # harman: (winner, turns in a row)
+    if streak:
+        return streak[0]
+    return marks.get("initiative", "") or ""

@@ -152,7 +152,11 @@ def test_an_officer_costs_a_unit_its_next_move_or_risks_a_general():
                              unit("r", "red", "line_infantry", (7, 5))]))
     src.push(1, 6, 6)
     s.execute(ga.Fire("b", "r"))
-    assert mark(s.battle.units["r"], "no_move") == s.battle.state.turn + 1
+    # red moves after blue this turn: its next move is this turn's, and it halts in it
+    assert mark(s.battle.units["r"], "no_move") == s.battle.state.turn
+    s.execute(ga.EndPhase())
+    with pytest.raises(IllegalAction, match="halts"):
+        s.check(ga.MoveUnit("r", centre((8, 5)), 270))
     s, src = to_move(battle([unit("b", "blue", "line_infantry", (5, 5)),
                              unit("r", "red", "line_infantry", (7, 5))], leaders={"r1": (7, 5)}))
     src.push(1, 2, 6, 1)                                # Officer with a hit: the General dies on 1
@@ -208,9 +212,18 @@ def test_moving_two_squares_is_a_march_without_fire_and_next_to_the_enemy_is_a_c
 
 
 def test_a_bayonet_charge_that_scores_the_defenders_quality_sends_them_off():
+    # the text: "panic and flee at once ... suffering the Sabre hits": by default they rout
     s, src = to_move(battle([unit("b", "blue", "line_infantry", (5, 5)),
                              unit("r", "red", "line_infantry", (7, 5))]))
     src.push(6, 4, 4)                                   # Sabre, Flag, Flag: 3 >= quality 3
+    s.execute(ga.Charge("b", "r"))
+    r = s.battle.units["r"]
+    assert r.hits == 6 and r.eliminated and s.battle.units["b"].x == centre((7, 5))[0]
+    # option flee = retire: they fall back a square, retiring, and the attackers occupy
+    s, src = to_move(battle([unit("b", "blue", "line_infantry", (5, 5)),
+                             unit("r", "red", "line_infantry", (7, 5))],
+                            options={"flee": "retire"}))
+    src.push(6, 4, 4)
     s.execute(ga.Charge("b", "r"))
     r = s.battle.units["r"]
     assert r.hits == 6 and mark(r, "retiring") and s.battle.units["b"].x == centre((7, 5))[0]
@@ -229,8 +242,10 @@ def test_cavalry_against_foot_that_fails_to_form_square_routs_it():
     s, src = to_move(battle([unit("b", "blue", "light_cavalry", (3, 5)),
                              unit("r", "red", "line_infantry", (7, 5))]))
     src.push(6, 6, 4)
+    src.push(6, 2, 6, 3)          # the pursuit: "throwing again plus an extra Tactical Die"
     s.execute(ga.Charge("b", "r"))
-    assert s.battle.units["r"].eliminated
+    r = s.battle.units["r"]
+    assert r.eliminated and r.max_hits - r.hits == 2 + 2
 
 
 def test_foot_forming_square_in_good_time_ignores_the_sabres_and_fires_half():

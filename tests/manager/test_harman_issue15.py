@@ -70,6 +70,12 @@ def test_halt_and_retire_is_not_spent_and_a_general_who_joins_it_rallies_it_on_a
     assert not s.battle.units["r"].eliminated and s.battle.units["r"].hits == 6
     s.execute(ga.EndPhase())                 # red's move: the General has joined it:
     assert where(s, "r") == (8, 5) and not s.battle.units["r"].moved     # it halts
+    with pytest.raises(IllegalAction, match="fired upon"):   # "not charged or fired upon
+        s.check(ga.Rally("r1-ldr", "r"))                     # that turn"
+    src.push(1, 2)                           # turn 2's initiative: blue throws low
+    while (s.battle.state.turn, s.battle.state.phase, s.battle.state.active) != (2, "move", "red"):
+        s.execute(ga.EndPhase())
+    assert where(s, "r") == (8, 5) and not s.battle.units["r"].moved     # held for the rally
     src.push(6)
     s.execute(ga.Rally("r1-ldr", "r"))
     assert not mark(s.battle.units["r"], "retiring")

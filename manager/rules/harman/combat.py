@@ -48,17 +48,32 @@ def _approaches(battle, unit, target) -> list:
     for dx, dy in ORTHO:
         sq = (tb[0] + dx, tb[1] + dy)
         if sq in r and (sq not in occ or occ[sq].id == unit.id):
-            if t == "cavalry" and r[sq] > 3 and not _straight_finish(battle, unit, sq, tb):
+            if t == "cavalry" and r[sq] > 3 and not _straight_finish(battle, unit, sq, tb, r):
                 continue
             out.append((r[sq], sq))
     return [sq for _, sq in sorted(out)]
 
 
-def _straight_finish(battle, unit, sq, tb) -> bool:
-    """A 4-square charge ends with two squares in a straight line at the enemy."""
+def _straight_finish(battle, unit, sq, tb, r) -> bool:
+    """A 4-square charge's last two squares are in a straight line at the enemy: it
+    reaches the square two back along that line in two steps, then goes straight on."""
     dx, dy = tb[0] - sq[0], tb[1] - sq[1]
-    back = (sq[0] - dx, sq[1] - dy)
-    return on_table(battle, back) and not step_refusal(battle, unit, back, sq)[0]
+    back1 = (sq[0] - dx, sq[1] - dy)
+    back2 = (back1[0] - dx, back1[1] - dy)
+    occ = occupants(battle)
+    return back2 in r and r[back2] <= CHARGE - 2 and back1 in r \
+        and (back1 not in occ or occ[back1].side == unit.side) \
+        and not step_refusal(battle, unit, back2, back1)[0] \
+        and not step_refusal(battle, unit, back1, sq)[0]
+
+
+def _bent_only(battle, unit, target) -> bool:
+    """Squares next to the target the cavalry reach in four, but not straight."""
+    if utype(unit) != "cavalry":
+        return False
+    r = reach(battle, unit, CHARGE)
+    tb = box(battle, target)
+    return any((tb[0] + dx, tb[1] + dy) in r for dx, dy in ORTHO)
 
 
 def check_charge(battle, action) -> None:
@@ -70,12 +85,15 @@ def check_charge(battle, action) -> None:
          f"{action.target!r} is not an enemy unit")
     tb = box(battle, target)
     if "town" in kinds(battle, tb):
-        need(utype(unit) == "infantry", "only infantry fight in a built-up area")
+        need(utype(unit) == "infantry", "only infantry fight in a built-up area (BUA)")
     if utype(unit) == "cavalry":
         need(not wall_across(battle, _approach_or_here(battle, unit, target), tb),
              "cavalry cannot engage troops behind a fence or wall")
-    need(_approaches(battle, unit, target), f"{unit.name} cannot reach a square next to "
-         f"{target.name} ({CHARGE if utype(unit) == 'cavalry' else 1} square(s))")
+    need(_approaches(battle, unit, target) or not _bent_only(battle, unit, target),
+         f"{unit.name} reaches {target.name} only by a bend: the last two squares of a charge "
+         "must be in a straight line")
+    need(_approaches(battle, unit, target), f"{target.name} is out of range: {unit.name} cannot reach a "
+         f"square next to it ({CHARGE if utype(unit) == 'cavalry' else 1} square(s))")
 
 
 def _approach_or_here(battle, unit, target):
@@ -117,15 +135,25 @@ def _bayonets(battle, aid, did, dice) -> list:
     faces = throw(battle, a, cc_dice(battle, a, d), f"bayonet charge on {d.name}", dice, events)
     sabres, flags = count(faces, SABRE), count(faces, FLAG) + _extra_flags(battle, d)
     q = quality(d)
-    if flags >= q or sabres + flags >= q:
+    if flags >= q or _sabres_and_flags(battle, sabres, flags) >= q:
         events.append(Effect(d.name, "panics and flees without firing"))
         suffer(battle, did, sabres, 0, count(faces, OFFICER), dice, events, box(battle, a))
-        _give_ground(battle, aid, did, events)
+        if battle.option("flee") == "rout" and not battle.units[did].eliminated:
+            sq = box(battle, battle.units[did])
+            rout(battle, did, events, "routs: panics and flees the field")
+            _occupy(battle, aid, sq, events)
+        else:
+            _give_ground(battle, aid, did, events)
         return events
     defend = dice_now(battle, d, quality_dice(battle, d) if not utype(d).endswith("artillery")
                       else 3) - (0 if flags == 0 else 1)
-    back = throw(battle, d, defend, f"fire at the charging {a.name}", dice, events)
+    # the Attackers' throw lands first (a General in the square is diced for now); then
+    # the Defenders fire back with the dice they had
     suffer(battle, did, sabres, flags, count(faces, OFFICER), dice, events, box(battle, a))
+    if battle.units[did].eliminated:
+        return events
+    back = throw(battle, battle.units[did], defend, f"fire at the charging {a.name}", dice,
+                 events)
     outcome = suffer(battle, aid, count(back, TARGET), count(back, FLAG), count(back, OFFICER),
                      dice, events, box(battle, d))
     halted = outcome in ("halts", "retires", "routs", "gone")
@@ -158,6 +186,23 @@ def _close_combat(battle, aid, did, dice) -> list:
         _engage(battle, aid, did)
         events.append(Effect(d.name, "the close combat goes on next turn"))
     return events
+
+
+def _sabres_and_flags(battle, sabres: int, flags: int) -> int:
+    """Sabres and Flags counted together against the quality; with the text's 'no Flags'
+    paragraph (option sabres_alone = stand) Sabres count only beside at least one Flag."""
+    if flags == 0 and battle.option("sabres_alone") == "stand":
+        return 0
+    return sabres + flags
+
+
+def _occupy(battle, aid, sq, events) -> None:
+    if not battle.units[aid].eliminated and sq not in occupants(battle):
+        x, y = centre(battle, sq)
+        for l in generals_with(battle, battle.units[aid]):
+            battle.update_leader(l.id, x=x, y=y)
+        battle.update_unit(aid, x=x, y=y)
+        events.append(Effect(battle.units[aid].name, f"occupies square {sq}"))
 
 
 def _give_ground(battle, aid, did, events) -> None:
@@ -201,13 +246,57 @@ def _cavalry_clash(battle, aid, did, origin, dice) -> list:
     suffer(battle, did, sabres, flags, count(faces, OFFICER), dice, events, box(battle, a))
     suffer(battle, aid, count(back, SABRE), count(back, FLAG), count(back, OFFICER), dice,
            events, box(battle, d))
-    if not battle.units[aid].eliminated and not battle.units[did].eliminated \
-            and not spent(battle.units[aid]) and not spent(battle.units[did]):
-        _engage(battle, aid, did)
-        battle.mark_unit(aid, origin=origin)
-        events.append(Effect(a.name, "the lines pass through each other: they rally and "
-                             "charge again next turn"))
+    a, d = battle.units[aid], battle.units[did]
+    if a.eliminated or d.eliminated or spent(a) or spent(d) \
+            or mark(a, "retiring") or mark(d, "retiring"):
+        for u in (a, d):
+            if not u.eliminated:
+                battle.mark_unit(u.id, clash=None)
+        return events
+    before = mark(a, "clash") or mark(d, "clash")
+    if before and {before[0]} & {aid, did}:      # the second turn: the horses are blown
+        events.append(Effect(a.name, "two turns of close combat: the horses are blown, "
+                             "both fall back to their original positions to rally"))
+        for u in (a, d):
+            home = mark(u, "clash")[1] if mark(u, "clash") else box(battle, u)
+            battle.mark_unit(u.id, clash=None)
+            if home not in occupants(battle) or occupants(battle)[home].id == u.id:
+                _place(battle, u.id, home)
+        return events
+    _pass_through(battle, aid, did, origin, events)
     return events
+
+
+def _place(battle, uid, sq, facing=None) -> None:
+    x, y = centre(battle, sq)
+    for l in generals_with(battle, battle.units[uid]):
+        battle.update_leader(l.id, x=x, y=y)
+    battle.update_unit(uid, x=x, y=y, **({} if facing is None else {"facing": facing}))
+
+
+BEARING = {(0, -1): 0, (1, 0): 90, (0, 1): 180, (-1, 0): 270}
+
+
+def _pass_through(battle, aid, did, origin, events) -> None:
+    """Neither broken: both pass through each other, one square further forward, and turn
+    in that square to charge again next turn (each remembers where it began)."""
+    sa, sd = box(battle, battle.units[aid]), box(battle, battle.units[did])
+    v = (sd[0] - sa[0], sd[1] - sa[1])
+    battle.mark_unit(aid, clash=(did, origin))
+    battle.mark_unit(did, clash=(aid, sd))
+    moves = ((aid, (sd[0] + v[0], sd[1] + v[1]), BEARING[(-v[0], -v[1])]),
+             (did, (sa[0] - v[0], sa[1] - v[1]), BEARING[v]))
+    for uid, sq, facing in moves:
+        u = battle.units[uid]
+        held = occupants(battle).get(sq)
+        if on_table(battle, sq) and (held is None or held.id == uid) \
+                and not step_refusal(battle, u, box(battle, u), sq)[0]:
+            _place(battle, uid, sq, facing)
+            events.append(Effect(u.name, f"passes through to square {sq} and turns to "
+                                 "charge again next turn"))
+        else:
+            battle.update_unit(uid, facing=facing)
+            events.append(Effect(u.name, "turns where it stands to charge again next turn"))
 
 
 def _cavalry_on_foot(battle, aid, did, origin, dice) -> list:
@@ -226,9 +315,12 @@ def _cavalry_on_foot(battle, aid, did, origin, dice) -> list:
             return events
         _volley_past(battle, d, a, -(-quality_dice(battle, d) // 2), "the square fires as "
                      "the cavalry flows past", dice, events)
-    elif sabres + flags >= q:
+    elif _sabres_and_flags(battle, sabres, flags) >= q:
         events.append(Effect(d.name, "the gunners panic" if guns else "fails to form square"))
         suffer(battle, did, sabres, 0, 0, dice, events, box(battle, a))
+        if not battle.units[did].eliminated:        # the pursuit: again, one die more
+            more = throw(battle, a, cc_dice(battle, a, d) + 1, "pursuit", dice, events)
+            suffer(battle, did, count(more, SABRE), 0, 0, dice, events, box(battle, a))
         if not battle.units[did].eliminated:
             rout(battle, did, events, "routs")
         return events
@@ -336,6 +428,8 @@ def check_rally(battle, action) -> None:
          f"{action.leader!r} is not a General of the side to move")
     need(not leader.rallied, f"{leader.name} has already tried to rally this turn")
     unit = own_unit(battle, action.unit)
+    need(mark(unit, "struck") != battle.state.turn,
+         f"{unit.name} was fired upon or charged this turn: no rally")
     need(box(battle, leader) == box(battle, unit), f"{leader.name} must join {unit.name} first")
     need(mark(unit, "flagged") == battle.state.turn or mark(unit, "retiring"),
          f"{unit.name} has suffered no Falling Flag this turn and is not retiring")
@@ -368,12 +462,14 @@ def charge_odds(battle, action) -> Odds:
     odds = Odds("charge")
     if utype(unit) == "infantry" or utype(target) != "cavalry":
         breaks = sum((p for (s, f, _), p in dist.items()
-                      if f + extra >= q or s + f + extra >= q), Fraction(0))
+                      if f + extra >= q or _sabres_and_flags(battle, s, f + extra) >= q),
+                     Fraction(0))
         if target.formation == "square":
             breaks = sum((p for (s, f, _), p in dist.items() if f + extra >= q), Fraction(0))
         odds.outcomes[f"{target.name} breaks at once"] = breaks
         odds.outcomes[f"{target.name} stands (no Flag)"] = sum(
-            (p for (s, f, _), p in dist.items() if f + extra == 0 and s + f < q), Fraction(0))
+            (p for (s, f, _), p in dist.items()
+             if f + extra == 0 and _sabres_and_flags(battle, s, f) < q), Fraction(0))
     else:
         odds.outcomes[f"{target.name} breaks before the charge"] = sum(
             (p for (s, f, _), p in dist.items() if f + extra >= q), Fraction(0))

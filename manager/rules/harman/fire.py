@@ -37,12 +37,12 @@ def shot(battle, unit, target) -> Shot:
     a, b = box(battle, unit), box(battle, target)
     d = squares(a, b)
     why = sight_refusal(battle, unit, target)
-    need(not why, f"{unit.name} cannot see {target.name}: {why}")
+    need(not why, f"{unit.name} has no line of sight to {target.name}: {why}")
     if t.endswith("artillery"):
         need(unit.formation != "limbered", f"{unit.name} is limbered")
         canister, effective = ARTILLERY[t]
         effective += 1 if level(battle, a) > 0 else 0
-        need(d <= effective, f"{target.name} is {d} squares away; {unit.name} reaches {effective}")
+        need(d <= effective, f"{target.name} is {d} squares away: out of range ({unit.name} reaches {effective})")
         n = dice_now(battle, unit, ARTILLERY_DICE)
         faces, band = ((TARGET,), "canister") if d <= canister else ((FIRE,), "effective range")
     elif t == "skirmishers":
@@ -62,8 +62,8 @@ def shot(battle, unit, target) -> Shot:
         n = dice_now(battle, unit, battle_dice(battle, unit))
         faces, band = (TARGET,), "volley"
     if weakened(battle, unit):
-        need(ortho_adjacent(a, b), f"{unit.name} has lost over half its Combat Value: it fires "
-             "only in its own defence")
+        need(ortho_adjacent(a, b), f"{unit.name} has lost over half its Combat Value: no offensive "
+             "fire, only in its own defence")
     return _cover(battle, unit, target, Shot(n, faces, band))
 
 
@@ -75,7 +75,8 @@ def battle_dice(battle, unit) -> int:
 def _cover(battle, unit, target, s: Shot) -> Shot:
     n, faces, why = s.dice, s.hit_faces, s.why
     tb = box(battle, target)
-    if "town" in kinds(battle, tb) and utype(unit) != "skirmishers":
+    inside = utype(unit) == "skirmishers" and "town" in kinds(battle, box(battle, unit))
+    if "town" in kinds(battle, tb) and not inside:   # skirmishers may skirmish inside a BUA
         n, why = n - 2, why + ", built-up area -2 dice"
     if wall_across(battle, box(battle, unit), tb):
         faces, why = (FIRE,), why + ", behind a wall: only Fire hits"
@@ -90,7 +91,7 @@ def may_fire(battle, unit) -> str:
     if unit.fired:
         return f"{unit.name} has fired this turn"
     if spent(unit):
-        return f"{unit.name} has lost all its Combat Value"
+        return f"{unit.name} has lost all its Combat Value: it has ceased to be effective"
     if t == "cavalry":
         return "cavalry fight with the sabre"
     limit = battle.option("ammunition") or 0
@@ -119,7 +120,11 @@ def _canister_support(battle, unit) -> bool:
 
 
 def check_fire(battle, action) -> None:
-    unit = own_unit(battle, action.unit)
+    unit = battle.units.get(action.unit)
+    if battle.state.phase == "artillery" and unit is not None and not unit.eliminated:
+        pass                          # both sides fire their artillery, simultaneously
+    else:
+        unit = own_unit(battle, action.unit)
     why = may_fire(battle, unit)
     need(not why, why)
     target = battle.units.get(action.target)
@@ -163,7 +168,9 @@ def _duel(battle, unit, target, hits, flags, officers, dice) -> list:
     the side suffering more Flags falls back a square (driven in if its formed troops
     stand there)."""
     events: list = []
-    back = throw(battle, target, 1, f"skirmish duel with {unit.name}", dice, events)
+    reply = _cover(battle, target, unit, Shot(1, (FIRE,), "skirmish duel", True))
+    back = throw(battle, target, reply.dice, f"skirmish duel with {unit.name}{reply.why[13:]}",
+                 dice, events)
     suffer(battle, target.id, hits, 0, officers, dice, events, box(battle, unit))
     suffer(battle, unit.id, count(back, FIRE), 0, count(back, OFFICER), dice, events,
            box(battle, target))

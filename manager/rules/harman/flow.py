@@ -23,7 +23,7 @@ InitiativeRolled = declare_event("InitiativeRolled", "Initiative: {detail}; {sid
                                  detail=str, side=str)
 LABEL = {p.name: p.label for p in PHASES}
 KEEP = ("retiring", "engaged", "rounds", "origin", "volleys", "unlimbered", "gunners_away",
-        "no_move", "flagged", "flags_turn", "steadied")
+        "no_move", "flagged", "flags_turn", "steadied", "clash")
 
 
 def check_start(battle, action) -> None:
@@ -117,7 +117,7 @@ def _begin_move(battle, side: str, dice) -> list:
         held = u.hits > 0 and generals_with(battle, u)     # a General joined it: it halts
         if retiring(u) and not mark(u, "engaged") and held:          # for his rally
             events.append(Effect(u.name, f"{held[0].name} has joined it: it halts to rally"))
-        elif retiring(u) and not mark(u, "engaged"):
+        elif retiring(u) and not mark(u, "engaged") and battle.option("retire") != "once":
             enemy = min(battle.live_units(battle.enemy_of(side)),
                         key=lambda e: (e.x - u.x) ** 2 + (e.y - u.y) ** 2, default=None)
             if enemy is not None:

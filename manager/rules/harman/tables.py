@@ -65,6 +65,17 @@ OPTIONS = (
            "battery and volley alike (turn), or each throw is judged alone (throw; in the "
            "simultaneous artillery fire the worst battery's throw counts).",
            ("turn", "throw")),
+    Option("retire", "each_move", "A unit that 'halts and then begins to retire' (or has "
+           "lost all its CV) steps back at once and again as each of its moves begins, "
+           "unless a General has joined it (each_move); or steps back once, then stays "
+           "retiring (no advance, no charge) where it stands until a General rallies it "
+           "(once).", ("each_move", "once")),
+    Option("flee", "rout", "Defenders who 'panic and flee at once' before a bayonet charge "
+           "rout from the field (rout: the text's 'rout and flee the field'), or retire a "
+           "square (retire).", ("rout", "retire")),
+    Option("sabres_alone", "stand", "Sabres with no Flag reaching the defenders' quality: "
+           "the 'no Flags' paragraph holds, the foot stand (or form square in good time) "
+           "(stand), or Sabres and Flags are counted together (break).", ("stand", "break")),
     Option("skirmishing", True, "The optional skirmishing rules: skirmish screens, "
            "skirmish duels, driven-in screens."),
     Option("ammunition", 0, "The optional ammunition limit: turns of fire before a unit "

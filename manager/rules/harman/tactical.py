@@ -23,7 +23,7 @@ def throw(battle, unit, n: int, purpose: str, dice, events: list) -> list[str]:
     if n < 1:
         events.append(Thrown(unit.name, 0, f" ({purpose})", "no dice left"))
         return []
-    faces = [FACE[f] for f in dice.roll(n, f"{purpose}: {unit.name}").faces]
+    faces = [FACE[f] for f in dice.roll(n, f"{unit.name}: {purpose}").faces]
     events.append(Thrown(unit.name, n, f" ({purpose})", ", ".join(faces)))
     return faces
 
@@ -91,6 +91,8 @@ def suffer(battle, uid: str, hits: int, flags: int, officers: int, dice, events:
         return "routs"
     generals = generals_with(battle, u)
     turn = battle.state.turn
+    battle.mark_unit(uid, struck=turn)              # fired upon or charged this turn
+    u = battle.units[uid]
     per_turn = battle.option("flags_add") != "throw"
     if generals and flags and not (per_turn and mark(u, "steadied") == turn):
         flags -= 1
@@ -101,16 +103,20 @@ def suffer(battle, uid: str, hits: int, flags: int, officers: int, dice, events:
         left = max(u.hits - hits, 0)
         u = battle.update_unit(uid, hits=left)
         events.append(HitsTaken(u.name, hits, left, uid))
-        if left == 0:
+        if left == 0:                   # "ceases to be effective and will start to retire"
             battle.mark_unit(uid, retiring=True)
-            events.append(Effect(u.name, "has lost all its Combat Value and retires"))
+            events.append(Effect(u.name, "has lost all its Combat Value: no longer effective, "
+                                 "it retires"))
+            step_back(battle, uid, enemy_square, events, "retires")
     if officers:
         if generals and hits:
             for g in generals:
                 _general_at_risk(battle, g, dice, events)
         elif battle.option("officer_effect") == "halt":
-            battle.mark_unit(uid, no_move=battle.state.turn + 1)
-            events.append(Effect(u.name, "an Officer falls: it may not move next turn"))
+            nxt = _next_move_turn(battle, u)
+            battle.mark_unit(uid, no_move=nxt)
+            events.append(Effect(u.name, "an Officer falls: it may not move in its next move"
+                                 + ("" if nxt == battle.state.turn else " (next turn)")))
     outcome = ""
     q = quality(u)
     if flags:
@@ -138,6 +144,17 @@ def suffer(battle, uid: str, hits: int, flags: int, officers: int, dice, events:
         events.append(Effect(u.name, "a Flag: a die less this turn"))
         outcome = "shaken"
     return outcome
+
+
+def _next_move_turn(battle, unit) -> int:
+    """The turn of the unit's next move: this one if its side has yet to move (the
+    artillery phase, the initiative, or the other side moving first), else the next."""
+    st = battle.state
+    if st.phase != "move":
+        return st.turn
+    if st.active != unit.side and st.order and st.order[0] == st.active:
+        return st.turn
+    return st.turn + 1
 
 
 def _general_at_risk(battle, leader, dice, events) -> None:
