@@ -57,7 +57,12 @@ def leipzig_data(source: Path = AUSTERLITZ, copies: int = 4) -> dict:
                 c["leader"]["at"] = _shift(c["leader"]["at"], dy_box)
                 if "objective" in c.get("orders", {}):
                     c["orders"]["objective"] = _shift(c["orders"]["objective"], dy_box)
+                # every copy starts on the table under its plain orders: the plans and
+                # reinforcements name one Austerlitz's commands and roads
+                c.get("orders", {}).pop("plan", None)
+                c.pop("arrives", None)
                 for u in c["units"]:
+                    u.pop("arrives", None)
                     u["id"] = f"{u['id']}-{k}"
                     u["name"] = f"{u['name']} ({k + 1})"
                     u["at"] = _shift(u["at"], dy_box)

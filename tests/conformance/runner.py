@@ -166,7 +166,10 @@ class Runner:
         except ValueError as exc:
             self.fail(f"the case cannot be set up: {exc}")
         first = self.steps[0] if self.steps else {}
-        rolls_at_start = self.ruleset.phases[0].name == "initiative"
+        names = [p.name for p in self.ruleset.phases]
+        # the first throw comes with the start where the text rolls once for the game
+        # (Morschauser) or rolls first each turn; after earlier phases otherwise (Harman)
+        rolls_at_start = "initiative" not in names or names[0] == "initiative"
         if first.get("action") == "initiative" and start.get("turn", 1) == 1 and rolls_at_start:
             self._start_with_roll(first)
             self.steps[0] = {**first, "_done": True}
