@@ -14,17 +14,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from state_hash import CASES, digest, play  # noqa: E402
 
 RECORDED = {
-    ("morschauser", "austerlitz.toml", 1, 12): "869dacbc9dabb800",
-    ("morschauser", "austerlitz.toml", 2, 12): "04f664b844beac08",
+    ("morschauser", "austerlitz.toml", 1, 12): "917b4276b9e6d53a",
+    ("morschauser", "austerlitz.toml", 2, 12): "3b15be90ab4986a0",
     ("featherstone", "quatre_bras.toml", 1, None): "5bee18c8fce90e73",
     ("featherstone", "quatre_bras.toml", 2, None): "3fec6c3bd84e406f",
-    ("featherstone", "austerlitz.toml", 1, 1): "e99b1ca47c79dfa6",
+    ("featherstone", "austerlitz.toml", 1, 1): "a7f26ed55a13cb6d",
     ("d3", "hanau.toml", 1, None): "bdba1d9ac661691c",
     ("d3", "hanau.toml", 2, None): "cb8714c5c7a2b99d",
-    ("d3", "austerlitz.toml", 1, 1): "c4623e812eae44d7",
+    ("d3", "austerlitz.toml", 1, 1): "6928b11ae3279494",
     ("quickplay", "maida.toml", 1, None): "ce54f22cb3949c78",
     ("quickplay", "maida.toml", 2, None): "83d997a1b99139eb",
-    ("quickplay", "austerlitz.toml", 1, 1): "648545558a559fc6",
+    ("quickplay", "austerlitz.toml", 1, 1): "5ec049df11f56a45",
 }
 
 
