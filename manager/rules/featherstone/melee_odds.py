@@ -56,8 +56,13 @@ def _rerolled(n: int) -> Dist:
 def strike_hits(s) -> Dist:
     if s.dice <= 0:
         return ZERO
-    d = _rerolled(s.dice) if s.reroll else _plain(s.dice)
-    for _ in range(s.halvings):
+    return _strike(s.dice, s.reroll, s.halvings)
+
+
+@lru_cache(maxsize=512)
+def _strike(dice: int, reroll: bool, halvings: int) -> Dist:
+    d = _rerolled(dice) if reroll else _plain(dice)
+    for _ in range(halvings):
         d = d.map(half_up)
     return d
 
@@ -106,7 +111,15 @@ class _Pmfs:
     def fails(self, lead, lost) -> object:
         key = ("fail", lost)
         if key not in self.memo:
-            f = _check_fails(self.battle, lead, lost)
+            if "base" not in self.memo:      # the modifiers but the quarters lost, once
+                self.memo["base"] = sum(v for k, v in modifiers(self.battle, lead, "charged")
+                                        if not k.endswith("% lost"))
+            hurt = max(lead.hits - lost, 1)
+            quarters = (lead.max_hits - hurt) * 4 // lead.max_hits if lead.max_hits else 0
+            mod = self.memo["base"] - quarters
+            table = column_table(self.battle, "charged")
+            f = Fraction(sum(1 for face in range(1, 7) if table[max(MORALE_MIN, min(
+                MORALE_MAX, face + mod))] in ("break", "fall_back")), 6)
             self.memo[key] = f if self.exact else float(f)
         return self.memo[key]
 
