@@ -6,6 +6,7 @@ the report to PDF, and the battle booked into the campaign opened from the File 
 from __future__ import annotations
 
 import dataclasses
+from types import MappingProxyType
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog
@@ -25,7 +26,10 @@ TURNS = 2
 
 def campaign_with_austerlitz(tmp_path):
     battle = load_scenario(ROOT / "scenarios" / "austerlitz.toml")
-    battle.info = dataclasses.replace(battle.info, turns=TURNS)
+    # the evening plays from the first move: no dawn bombardment (Austerlitz's two turns of
+    # it would refuse the drag into the 2nd Column's zone below)
+    battle.info = dataclasses.replace(battle.info, turns=TURNS, options=MappingProxyType(
+        {**battle.info.options, "bombardment_turns": 0}))
     c = Campaign.create(tmp_path / "club.campaign", battle, "Club campaign")
     first = battle_for(c, c.founding_battle())
     first.info = dataclasses.replace(first.info, turns=TURNS)
