@@ -18,8 +18,8 @@ SETTINGS = settings(max_examples=20, deadline=None, derandomize=True)
 KINDS = {"militia": 2, "line_infantry": 3, "guard_infantry": 4}
 
 
-def to_move(units):
-    b = build(units, ruleset="harman", options={"army_morale": "off"})
+def to_move(units, **options):
+    b = build(units, ruleset="harman", options={"army_morale": "off", **options})
     src = QueueSource()
     s = Session(b, src)
     s.execute(ga.StartBattle())
@@ -47,19 +47,28 @@ def test_volley_odds_equal_icepool(shooter, target):
     assert out.get("routs (more Flags than quality)", 0) == prob(flags, lambda f: f > q)
 
 
-def _break_chance(n: int, q: int) -> Fraction:
-    """The defenders flee at once when Flags, or Sabres and Flags, reach their quality:
-    Sabres and Flags counted together (Flags alone are a part of that count)."""
-    return prob(count(n, hits_die({4, 6})), lambda k: k >= q)
+def _break_chance(n: int, q: int, sabres_alone: str = "stand") -> Fraction:
+    """The defenders flee at once when Sabres and Flags together reach their quality; by
+    the text's 'no Flags' paragraph (option sabres_alone = stand, the default) only beside
+    at least one Flag. A die scores 100 for a Flag (4) and 1 for a Sabre (6), so the sum
+    of n dice carries both counts (n < 100)."""
+    both = count(n, d(6).map(lambda f: 100 if f == 4 else 1 if f == 6 else 0))
+
+    def breaks(o):
+        flags, sabres = divmod(o, 100)
+        return flags + sabres >= q and (flags >= 1 or sabres_alone == "break")
+    return prob(both, breaks)
 
 
 @SETTINGS
-@given(attacker=st.sampled_from(sorted(KINDS)), defender=st.sampled_from(sorted(KINDS)))
-def test_bayonet_charge_break_odds_equal_icepool(attacker, defender):
-    s = to_move([unit("b", "blue", attacker, (5, 5)), unit("r", "red", defender, (7, 5))])
+@given(attacker=st.sampled_from(sorted(KINDS)), defender=st.sampled_from(sorted(KINDS)),
+       sabres_alone=st.sampled_from(["stand", "break"]))
+def test_bayonet_charge_break_odds_equal_icepool(attacker, defender, sabres_alone):
+    s = to_move([unit("b", "blue", attacker, (5, 5)), unit("r", "red", defender, (7, 5))],
+                sabres_alone=sabres_alone)
     odds = s.ruleset.odds(s.battle, ga.Charge("b", "r"))
     key = next(k for k in odds.outcomes if "breaks at once" in k)
-    assert odds.outcomes[key] == _break_chance(KINDS[attacker], KINDS[defender])
+    assert odds.outcomes[key] == _break_chance(KINDS[attacker], KINDS[defender], sabres_alone)
 
 
 def test_bayonet_charge_odds_agree_with_the_resolver():
