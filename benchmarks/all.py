@@ -30,6 +30,7 @@ SCRIPTS = {
     "store_bench": "battle files: commit, open and replay",
     "ui_bench": "the app: open, pan and zoom frames, drop feedback",
     "oob_bench": "orders of battle: importing long and pathological listings",
+    "mechanics": "how often each mechanic happens in a demo (no targets)",
 }
 
 

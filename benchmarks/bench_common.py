@@ -77,6 +77,8 @@ def fmt(value: float, unit: str) -> str:
         return f"{value:.3g} {unit}" if value < 10 else f"{value:.1f} {unit}"
     if unit == "x":
         return f"{value:.2f}x"
+    if not unit:
+        return f"{value:.1f}"
     return f"{value:.1f} {unit}"
 
 

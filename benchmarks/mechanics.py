@@ -2,7 +2,7 @@
 demo: volleys, artillery, charges, melees, squares, rallies, routs, leaders lost, and
 who won, over N seeds. The rules are only tested by play if play uses them.
 
-    python benchmarks/mechanics.py scenarios/arcole.toml --seeds 10
+    python benchmarks/mechanics.py scenarios/arcole.toml --seeds 10 [--tiny] [--json]
 """
 from __future__ import annotations
 
@@ -85,13 +85,35 @@ def markdown(rows) -> str:
     return "\n".join(out)
 
 
+def figures(tiny: bool = False, scenario: str = "", seeds: int = 10, ruleset=None,
+            turns=None) -> list[dict]:
+    """How often each mechanic happens a battle (no targets: what play exercises)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from bench_common import SKIRMISH, figure
+    if tiny:
+        scenario, seeds, turns = str(SKIRMISH), 1, 2
+    rows = table(scenario, seeds, ruleset, turns)
+    name = Path(scenario).stem
+    return [figure(f"mechanics, {name}: {m} a battle", sum(r[1][m] for r in rows) / len(rows),
+                   "", note=f"{len(rows)} seed(s)") for m in MECHANICS]
+
+
 def main(argv=None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("scenario")
+    p.add_argument("scenario", nargs="?", default=str(Path(__file__).resolve().parents[1]
+                                                      / "scenarios" / "quatre_bras.toml"))
     p.add_argument("--seeds", type=int, default=10)
     p.add_argument("--ruleset")
     p.add_argument("--turns", type=int)
+    p.add_argument("--tiny", action="store_true", help="one short skirmish (the test suite)")
+    p.add_argument("--json", action="store_true", help="the mean counts as figures (all.py)")
     a = p.parse_args(argv)
+    if a.tiny or a.json:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from bench_common import emit
+        emit(figures(a.tiny, a.scenario, a.seeds, a.ruleset, a.turns), a.json,
+             "Mechanics a battle", tiny=a.tiny)
+        return
     print(markdown(table(a.scenario, a.seeds, a.ruleset, a.turns)))
 
 
