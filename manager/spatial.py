@@ -97,3 +97,16 @@ def charged_ids(battle, side: str, mark) -> frozenset:
     """Ids of the units `side`'s units are charging (their 'charging' mark)."""
     return battle.cached(("charged_ids", side), lambda: frozenset(
         mark(u, "charging") for u in battle.live_units(side)))
+
+
+def own_base(battle, key: str, unit, build):
+    """A unit's own base (`build()`), memoised per battle version under `key`: the inch
+    rulesets ask for it thousands of times a turn of units that did not change, and a
+    trial copy of a unit is another object, so it never gets the memo's answer."""
+    memo = battle.cached(key, dict)
+    hit = memo.get(unit.id)
+    if hit is not None and hit[0] is unit:
+        return hit[1]
+    fp = build()
+    memo[unit.id] = (unit, fp)
+    return fp

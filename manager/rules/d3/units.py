@@ -32,13 +32,8 @@ def taken(unit) -> int:
 
 def footprint(battle, unit, x=None, y=None, facing=None) -> Footprint:
     if x is None and y is None and facing is None:     # its own base: once per version
-        memo = battle.cached("d3.footprints", dict)
-        hit = memo.get(unit.id)
-        if hit is not None and hit[0] is unit:     # a trial copy is another object
-            return hit[1]
-        fp = _footprint(battle, unit, None, None, None)
-        memo[unit.id] = (unit, fp)
-        return fp
+        return spatial.own_base(battle, "d3.footprints", unit,
+                                lambda: _footprint(battle, unit, None, None, None))
     return _footprint(battle, unit, x, y, facing)
 
 

@@ -131,14 +131,8 @@ def crew(unit) -> int:
 def footprint(battle, unit, x=None, y=None, facing=None, formation=None) -> Footprint:
     """The base: stands wide by stands deep for the formation, at the stand sizes scaled."""
     if x is None and y is None and facing is None and formation is None:
-        # asked thousands of times a turn of units that did not change: memo per version
-        memo = battle.cached("featherstone.footprints", dict)
-        hit = memo.get(unit.id)
-        if hit is not None and hit[0] is unit:
-            return hit[1]
-        fp = _footprint(battle, unit, None, None, None, None)
-        memo[unit.id] = (unit, fp)
-        return fp
+        return spatial.own_base(battle, "featherstone.footprints", unit,
+                                lambda: _footprint(battle, unit, None, None, None, None))
     return _footprint(battle, unit, x, y, facing, formation)
 
 

@@ -60,13 +60,8 @@ def files(unit, figures=None) -> int:
 
 def footprint(battle, unit, x=None, y=None, facing=None, formation=None) -> Footprint:
     if x is None and y is None and facing is None and formation is None:   # once a version
-        memo = battle.cached("quickplay.footprints", dict)
-        hit = memo.get(unit.id)
-        if hit is not None and hit[0] is unit:     # a trial copy is another object
-            return hit[1]
-        fp = _footprint(battle, unit, None, None, None, None)
-        memo[unit.id] = (unit, fp)
-        return fp
+        return spatial.own_base(battle, "quickplay.footprints", unit,
+                                lambda: _footprint(battle, unit, None, None, None, None))
     return _footprint(battle, unit, x, y, facing, formation)
 
 
