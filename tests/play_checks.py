@@ -84,3 +84,18 @@ def table_orders(distances):
         to = (u.x + d * math.sin(math.radians(ang)), u.y - d * math.cos(math.radians(ang)))
         return (ga.MoveUnit(u.id, to, ang), ga.Fire(u.id, e.id), ga.Charge(u.id, e.id))
     return orders
+
+
+def assert_replay_and_undo_redo(session, start) -> None:
+    """Replay of the log reproduces the state; undoing everything then redoing it is the
+    identity (`start`: a copy of the battle before the first action)."""
+    from manager.session import Session
+    final = session.battle.fingerprint()
+    assert Session.replay(start.copy(), session.entries).battle.fingerprint() == final
+    n = len(session.entries)
+    for _ in range(n):
+        session.undo()
+    assert session.battle.fingerprint() == start.fingerprint()
+    for _ in range(n):
+        session.redo()
+    assert session.battle.fingerprint() == final

@@ -3,6 +3,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from play_checks import assert_replay_and_undo_redo
 from manager import game_actions as ga
 from manager.scenario_io import load_scenario
 from manager.session import Session
@@ -45,14 +46,5 @@ def test_random_legal_play_keeps_every_invariant_and_replays(seed, picks):
         options = candidates(s)
         s.execute(options[p % len(options)])
         check_invariants(s)
-    final = s.battle.fingerprint()
-    # replay reproduces the state exactly
-    assert Session.replay(start.copy(), s.entries).battle.fingerprint() == final
-    # undo all, then redo all, is the identity
-    n = len(s.entries)
-    for _ in range(n):
-        s.undo()
-    assert s.battle.fingerprint() == start.fingerprint()
-    for _ in range(n):
-        s.redo()
-    assert s.battle.fingerprint() == final
+    # replay reproduces the state exactly; undo all, then redo all, is the identity
+    assert_replay_and_undo_redo(s, start)

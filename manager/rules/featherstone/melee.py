@@ -143,12 +143,18 @@ def resolve_melee(battle, action, dice) -> list:
     halted = failed = False
     first = _first_striker(battle, d, lead, reaction)
     a_hits = d_hits = 0
-    if first == "d" and reaction == "first_fire" and not battle.units[lead.id].eliminated:
-        d_hits = _defender_strike(battle, d, lead, reaction, dice, events)
-        lost = saving_rolls(battle, lead, d_hits, dice, False, events, d.pos)
+
+    def defender_first():
+        """The defender strikes before the charger: its blow, the saves, the casualties."""
+        hits = _defender_strike(battle, d, lead, reaction, dice, events)
+        lost = saving_rolls(battle, lead, hits, dice, False, events, d.pos)
         take_casualties(battle, lead.id, lost, events, dice=dice)
         inflicted["d"] += lost
-        hits_on[lead.id] += d_hits
+        hits_on[lead.id] += hits
+        return hits
+
+    if first == "d" and reaction == "first_fire" and not battle.units[lead.id].eliminated:
+        d_hits = defender_first()
     lead = battle.units[lead.id]
     fire_lost = charged_with - lead.hits        # canister at the charge, support, first fire
     if fire_lost * 4 >= charged_with and fire_lost and not lead.eliminated:
@@ -156,11 +162,7 @@ def resolve_melee(battle, action, dice) -> list:
         _halt(battle, lead, d, dice, events, fire_lost)
     if not halted and first == "d" and reaction != "first_fire" \
             and not battle.units[lead.id].eliminated:       # a lancer's first strike
-        d_hits = _defender_strike(battle, d, lead, reaction, dice, events)
-        lost = saving_rolls(battle, lead, d_hits, dice, False, events, d.pos)
-        take_casualties(battle, lead.id, lost, events, dice=dice)
-        inflicted["d"] += lost
-        hits_on[lead.id] += d_hits
+        d_hits = defender_first()
     lead = battle.units[lead.id]
     if not halted and not lead.eliminated and charged_with > lead.hits \
             and battle.option("charger_check") == "charged_column":
