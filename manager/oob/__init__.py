@@ -19,7 +19,7 @@ from . import lexicon as lx
 from .deploy import scenario_from
 from .forming import GameUnit, Scale, form_units
 from .listing import Formation, Listing, Problem, read_indented, read_unindented
-from .seed import read_seed, looks_like_seed
+from .seed import read_seed
 
 __all__ = ["import_files", "import_texts", "read_listing", "OobImport", "Scale", "printable"]
 
@@ -35,8 +35,9 @@ def read_listing(text: str, file: str) -> Listing:
     if any(raw.lstrip().startswith("!") for raw in nonblank) and indented or \
             indented * 5 >= len(nonblank):
         return read_indented(lines, file)
-    if looks_like_seed(lines):
-        return read_seed(text, file)
+    seed = read_seed(text, file)
+    if seed is not None:
+        return seed
     return read_unindented(lines, file)
 
 

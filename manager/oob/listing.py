@@ -136,7 +136,6 @@ class _Reader:
                 self.out.notes.append((self.file, n, f"nation changes from {self.out.nation} "
                                        f"to {nation}: what follows goes to its own army"))
             self.out.nation = nation
-            self.nation_line = n
             return True
         if key in lx.QUALITIES:
             self.quality = lx.QUALITIES[key]

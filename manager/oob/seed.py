@@ -7,23 +7,17 @@ from .elements import Element
 from .listing import Formation, Listing, Problem
 
 
-def looks_like_seed(lines) -> bool:
-    """A title, then the scale line ("1 unit = ..."), or a listing the seed's reader takes."""
-    body = [raw.strip() for _n, raw in lines if raw.strip()]
-    if len(body) >= 2 and SCALE_LINE.search(body[1]):
-        return True
-    try:
-        parse_oob("\n".join(raw for _n, raw in lines))
-    except OobError:
-        return False
-    return True
-
-
-def read_seed(text: str, file: str) -> Listing:
+def read_seed(text: str, file: str) -> Listing | None:
+    """The listing in the seed's style, or None when it is not one: it is one when the
+    seed's reader takes it, or when a scale line ("1 unit = ...") follows the title (then
+    what the reader refuses is the listing's problem). Parsed once."""
     out = Listing(file, "seed")
     try:
         oob = parse_oob(text, file)
     except OobError as exc:
+        body = [raw.strip() for raw in text.splitlines() if raw.strip()]
+        if not (len(body) >= 2 and SCALE_LINE.search(body[1])):
+            return None
         where = str(exc.where)
         line = int(where.split()[-1]) if where.startswith("line ") else 1
         raw = text.splitlines()[line - 1] if 0 < line <= len(text.splitlines()) else ""
