@@ -217,6 +217,16 @@ class Ruleset:
         """(frontage, depth) of the unit's base on the table, in inches."""
         return self.FRONTAGE.get(self.profile(unit.kind).arm, (3.0, 1.0))
 
+    def unit_flags(self, battle, unit) -> list[str]:
+        """Short words for the state a player looks for on a unit ("disordered", "fell
+        back"), for views that cannot draw the map's marks (the players' page)."""
+        flags = []
+        if unit.disordered:
+            flags.append("disordered")
+        if unit.fell_back:
+            flags.append("fell back")
+        return flags
+
     def command_area(self, battle, leader) -> list[tuple]:
         """Outline(s) of the ground a leader commands, as polygons in inches."""
         return []

@@ -1,0 +1,1 @@
+"""Several laptops, one battle: the host, the laptops, the players' page, discovery. No Qt."""
