@@ -90,3 +90,63 @@ class SetArrival(Action):
         else:
             a = take_off(battle, self.target, **spec)
         return [ScenarioEdited(f"{self.target}: {a.describe()}")]
+
+
+# ---- the editor's other actions on pieces still to come -------------------------------------
+# A command that arrives as a whole has no unit on the table; each unit still to come
+# belongs to exactly one arrival and one command that exists. Deleting and reassigning
+# keep it so (and undo restores the arrivals with the rest of the snapshot).
+def pending_unit(battle, uid: str):
+    """(arrival, command id, Unit) for a unit still to come, or None."""
+    for a in battle.pending:
+        for cid, u in a.units:
+            if u.id == uid:
+                return a, cid, u
+    return None
+
+
+def whole_arrival(battle, cid: str):
+    """The pending arrival of a command that arrives as a whole, or None."""
+    return next((a for a in battle.pending if a.scope == "command" and a.id == cid), None)
+
+
+def leader_back_problem(battle, ruleset, arrival) -> str:
+    """Why a command's leader could not go back to his spot when its last unit leaves
+    the arrival ('' when he can)."""
+    if not arrival.leader:
+        return ""
+    lead = arrival.leader[1]
+    why = placement_problem(battle, ruleset, "leader", lead.pos)
+    return f"{lead.name} cannot go back to ({lead.x:g}, {lead.y:g}): {why}" if why else ""
+
+
+def take_from_arrival(battle, uid: str):
+    """Take a unit out of its arrival: (command id, Unit). A command's arrival left
+    with no unit ends, its leader back at his spot on the table."""
+    a, cid, u = pending_unit(battle, uid)
+    rest = tuple(m for m in a.units if m[1].id != uid)
+    if not rest:
+        battle.set_pending(p for p in battle.pending if p.id != a.id)
+        if a.leader:
+            put_on(battle, replace(a, units=()), {})
+    else:
+        battle.set_pending(replace(a, units=rest) if p.id == a.id else p for p in battle.pending)
+    return cid, u
+
+
+def join_arrival(battle, arrival, cid: str, unit) -> None:
+    """Add a unit (already off the table) to an arrival, under command `cid`."""
+    battle.set_pending(replace(p, units=p.units + ((cid, unit),)) if p.id == arrival.id else p
+                       for p in battle.pending)
+
+
+def own_arrival(battle, cid: str, unit, like) -> None:
+    """A unit leaving a command's arrival keeps its timing as an arrival of its own."""
+    battle.set_pending(battle.pending + (replace(like, id=unit.id, scope="unit",
+                                                 units=((cid, unit),), leader=()),))
+
+
+def drop_arrivals_of_command(battle, cid: str) -> None:
+    """A disbanded command's reinforcements go with it (its own and its units')."""
+    battle.set_pending(a for a in battle.pending
+                       if a.id != cid and not any(k == cid for k, _ in a.units))

@@ -71,8 +71,14 @@ class PlaceUnit(Action):
         hits = ruleset.profile(self.kind).get("hits", 1)
         cmd = battle.commands[self.command]
         x, y = _snap(battle, self.pos)
-        battle.put_unit(Unit(self.id, self.name or self.id, self.kind, cmd.side, hits, hits, x, y,
-                             self.facing % 360, nation=cmd.nation))
+        u = Unit(self.id, self.name or self.id, self.kind, cmd.side, hits, hits, x, y,
+                 self.facing % 360, nation=cmd.nation)
+        from .arrival_edit import join_arrival, whole_arrival
+        whole = whole_arrival(battle, self.command)
+        if whole is not None:           # a command still to come: the new unit comes with it
+            join_arrival(battle, whole, self.command, u)
+            return [ScenarioEdited(f"{u.name} placed in {cmd.name}, {whole.describe()}")]
+        battle.put_unit(u)
         battle.set_hierarchy(battle.hierarchy.with_unit(self.command, self.id))
         return [ScenarioEdited(f"{self.name or self.id} placed in {cmd.name}")]
 
@@ -83,9 +89,18 @@ class RemoveUnit(Action):
     unit: str
 
     def validate(self, battle, ruleset):
-        need(self.unit in battle.units, f"there is no unit {self.unit!r}")
+        from .arrival_edit import leader_back_problem, pending_unit
+        coming = pending_unit(battle, self.unit)
+        need(self.unit in battle.units or coming, f"there is no unit {self.unit!r}")
+        if coming and len(coming[0].units) == 1:      # the last of a command's arrival
+            why = leader_back_problem(battle, ruleset, coming[0])
+            need(not why, why)
 
     def apply(self, battle, ruleset, dice):
+        from .arrival_edit import take_from_arrival
+        if self.unit not in battle.units:             # still to come: out of its arrival
+            _, u = take_from_arrival(battle, self.unit)
+            return [ScenarioEdited(f"{u.name} removed (it was still to arrive)")]
         name = battle.units[self.unit].name
         battle.drop_unit(self.unit)
         battle.set_hierarchy(battle.hierarchy.without_unit(self.unit))
@@ -157,17 +172,57 @@ class ReassignUnit(Action):
     unit: str
     command: str
 
+    """A unit changes command. Reinforcements stay what they were: a unit joining a
+    command that arrives as a whole arrives with it; a unit leaving one keeps its timing
+    as an arrival of its own; a unit with its own arrival keeps it."""
+
     def validate(self, battle, ruleset):
-        need(self.unit in battle.units, f"there is no unit {self.unit!r}")
+        from .arrival_edit import leader_back_problem, pending_unit, whole_arrival
+        coming = pending_unit(battle, self.unit)
+        need(self.unit in battle.units or coming, f"there is no unit {self.unit!r}")
         need(self.command in battle.commands, f"there is no command {self.command!r}")
-        u, c = battle.units[self.unit], battle.commands[self.command]
+        u = battle.units[self.unit] if coming is None else coming[2]
+        c = battle.commands[self.command]
         need(u.side == c.side, f"{u.name} cannot join {c.name}: another side")
-        need(battle.hierarchy.command_of(u.id) != c.id, f"{u.name} is already in {c.name}")
+        cid = coming[1] if coming else battle.hierarchy.command_of(u.id)
+        need(cid != c.id, f"{u.name} is already in {c.name}")
+        whole = whole_arrival(battle, c.id)
+        need(whole is None or not battle.state.started,
+             f"{c.name} is still to arrive: a unit joins it before the battle begins")
+        need(whole is None or not u.eliminated, f"{u.name} has been eliminated")
+        need(not (coming and coming[0].scope == "unit" and whole),
+             f"{u.name} has its own arrival and {c.name} arrives as a whole: "
+             f"clear one of the two first")
+        if coming and coming[0].scope == "command" and len(coming[0].units) == 1 and not whole:
+            why = leader_back_problem(battle, ruleset, coming[0])
+            need(not why, why)
 
     def apply(self, battle, ruleset, dice):
-        battle.set_hierarchy(battle.hierarchy.reassigned(self.unit, self.command))
-        return [ScenarioEdited(f"{battle.units[self.unit].name} joins "
-                               f"{battle.commands[self.command].name}")]
+        from .arrival_edit import join_arrival, own_arrival, pending_unit, take_from_arrival, \
+            whole_arrival
+        c = battle.commands[self.command]
+        whole = whole_arrival(battle, c.id)
+        coming = pending_unit(battle, self.unit)
+        if coming is None and whole is None:          # on the table, and stays there
+            battle.set_hierarchy(battle.hierarchy.reassigned(self.unit, self.command))
+            return [ScenarioEdited(f"{battle.units[self.unit].name} joins {c.name}")]
+        if coming is None:                            # off the table with its new command
+            u = battle.units[self.unit]
+            battle.drop_unit(u.id)
+            battle.set_hierarchy(battle.hierarchy.without_unit(u.id))
+            join_arrival(battle, whole, c.id, u)
+            return [ScenarioEdited(f"{u.name} joins {c.name}, {whole.describe()}")]
+        a = coming[0]
+        if a.scope == "unit":                         # its own arrival, a new command
+            battle.set_pending(replace(p, units=((c.id, coming[2]),)) if p.id == a.id else p
+                               for p in battle.pending)
+            return [ScenarioEdited(f"{coming[2].name} joins {c.name}, {a.describe()}")]
+        _, u = take_from_arrival(battle, self.unit)
+        if whole is not None:
+            join_arrival(battle, whole_arrival(battle, c.id), c.id, u)
+            return [ScenarioEdited(f"{u.name} joins {c.name}, {whole.describe()}")]
+        own_arrival(battle, c.id, u, a)
+        return [ScenarioEdited(f"{u.name} joins {c.name}, still {a.describe()}")]
 
 
 @register
@@ -263,8 +318,10 @@ class RemoveCommand(Action):
              f"{battle.commands[self.command].name} is the last command of its army")
 
     def apply(self, battle, ruleset, dice):
+        from .arrival_edit import drop_arrivals_of_command
         h = battle.hierarchy
         cmd = battle.commands[self.command]
+        drop_arrivals_of_command(battle, self.command)   # its reinforcements go with it
         for uid in h.units_of(self.command):
             battle.drop_unit(uid)
         leader = h.leader_of_command(self.command)

@@ -115,6 +115,14 @@ class OrdersCommander:
             obj = ((obj[0] + 0.5) * g, (obj[1] + 0.5) * g)
         return kind, obj
 
+    def engage(self, unit, default: float) -> float:
+        """How near (inches) an enemy must be before the unit turns on him instead of
+        marching on to its objective: the orders' `engage` (boxes on a gridded table,
+        inches otherwise, as the plans measure), else this commander's own `default`."""
+        b = self.battle
+        o = b.commands[b.hierarchy.command_of(unit.id)].orders or {}
+        return default if "engage" not in o else o["engage"] * (b.battlefield.grid or 1.0)
+
     # ---- moves every inch commander makes the same way ----------------------------------
     EDGE_BEARING = {"west": 270, "east": 90, "north": 0, "south": 180}
 

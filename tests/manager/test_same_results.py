@@ -18,13 +18,13 @@ RECORDED = {
     ("morschauser", "austerlitz.toml", 2, 12): "3b15be90ab4986a0",
     ("featherstone", "quatre_bras.toml", 1, None): "5bee18c8fce90e73",
     ("featherstone", "quatre_bras.toml", 2, None): "3fec6c3bd84e406f",
-    ("featherstone", "austerlitz.toml", 1, 1): "a7f26ed55a13cb6d",
+    ("featherstone", "austerlitz.toml", 1, 1): "957a62aea4cc229d",
     ("d3", "hanau.toml", 1, None): "bdba1d9ac661691c",
     ("d3", "hanau.toml", 2, None): "cb8714c5c7a2b99d",
-    ("d3", "austerlitz.toml", 1, 1): "6928b11ae3279494",
+    ("d3", "austerlitz.toml", 1, 1): "24a757bf9492a487",
     ("quickplay", "maida.toml", 1, None): "ce54f22cb3949c78",
     ("quickplay", "maida.toml", 2, None): "83d997a1b99139eb",
-    ("quickplay", "austerlitz.toml", 1, 1): "5ec049df11f56a45",
+    ("quickplay", "austerlitz.toml", 1, 1): "f892c6824dadacd4",
 }
 
 

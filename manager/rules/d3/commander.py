@@ -91,7 +91,7 @@ class Commander(OrdersCommander):
         if kind == "withdraw":
             way, want = self.back_bearing(), MOVE[t]
         else:
-            goal = enemy.pos if (gap < 30 or obj is None or kind == "hold") else obj
+            goal = enemy.pos if (gap < self.engage(u, 30) or obj is None or kind == "hold") else obj
             if kind == "hold" and obj is not None and distance(u.pos, obj) > 3:
                 goal = obj
             way = bearing(u.pos, goal)

@@ -114,7 +114,7 @@ class Commander(OrdersCommander):
         if kind == "hold" and obj is not None and distance(u.pos, obj) <= 4:
             return self._face(u, enemy) if enemy is not None and angle_between(
                 bearing(u.pos, enemy.pos), u.facing) > 40 else None
-        goal = enemy.pos if (enemy is not None and (gap < 24 or obj is None)) else obj
+        goal = enemy.pos if (enemy is not None and (gap < self.engage(u, 24) or obj is None)) else obj
         if goal is None:
             return None
         want = min(allowance(u), max(distance(u.pos, goal) - standoff, 0))

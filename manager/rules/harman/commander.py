@@ -160,8 +160,8 @@ class Commander(OrdersCommander):
         if kind == "reserve" or (kind == "hold" and obj is not None and d > 3):
             return None
         goal = box(b, enemy)
-        if obj is not None and d > 6:
-            g = b.battlefield.grid
+        g = b.battlefield.grid
+        if obj is not None and d > self.engage(u, 6 * g) / g:     # squares
             goal = (int(obj[0] // g), int(obj[1] // g))
         stand = {"infantry": 2, "skirmishers": 2, "cavalry": 3}.get(t, 6)
         r = reach(b, u, allowance(b, u, ""))

@@ -82,7 +82,7 @@ class Commander(OrdersCommander):
         if kind == "withdraw":
             way, want = self.back_bearing(), 6.0
         else:
-            goal = enemy.pos if (obj is None or distance(u.pos, enemy.pos) < 24) else obj
+            goal = enemy.pos if (obj is None or distance(u.pos, enemy.pos) < self.engage(u, 24)) else obj
             if kind == "hold" and obj is not None:
                 goal = obj
             way = bearing(u.pos, goal)
