@@ -16,8 +16,8 @@ from ...actions import need
 from ...errors import IllegalAction
 from ...game_actions import Charge
 from ...events import FormationChanged, UnitMoved, declare_event
-from ...footprint import (angle_between, bearing, contact_point, distance, inside, overlap, swept,
-                          travel)
+from ...footprint import (EPS, angle_between, bearing, contact_point, distance, gap, inside,
+                          overlap, surely_apart, swept, travel)
 from ...model.forces import mark
 from .fire import Shot, shoot
 from .losses import moved_leaders, overrun_general, retreat
@@ -50,6 +50,22 @@ def charge_path(battle, unit, target):
     cost = travel(fp, end) + extra
     rate = move_rate(unit) * mark(unit, "allow", 1)
     return spot, way, cost, rate
+
+
+def surely_too_far(battle, unit, target) -> bool:
+    """Is the target certainly beyond the unit's charge (check_charge would refuse it)?
+    A cheap first look for the automatic commander, which asks of every enemy near.
+
+    The charger's base, turned toward the target, must advance at least its gap to the
+    target's base (less the EPS of touching) before the bases meet; the charge costs at
+    least that advance (the farthest corner's travel is no less than the centre's), and
+    may cost at most the rate. One gap (or none) instead of charge_path's bisection."""
+    rate = move_rate(unit) * mark(unit, "allow", 1)
+    way = round(bearing(unit.pos, target.pos)) % 360
+    start = footprint(battle, unit).moved(unit.x, unit.y, way)
+    tfp = footprint(battle, target)
+    slack = rate + 1e-6 + EPS + 1e-6          # the check's tolerance, touching, rounding
+    return surely_apart(start, tfp, slack) or gap(start, tfp) > slack
 
 
 def check_charge(battle, action) -> None:

@@ -18,7 +18,7 @@ from ..common import OrdersCommander
 from .fire import casualty_dist, may_fire, shot_spec
 from .melee import melees
 from .melee_odds import charge_odds
-from .charges import must_charge_left
+from .charges import must_charge_left, surely_too_far
 from .morale import may_influence, to_check
 from .state import allowance, arm, footprint, move_rate, near_units, profile, unit_gap
 from .tables import ARTILLERY_RANGES, GENERAL_MOVE, NEAR_MOD, SMALL_ARMS
@@ -65,6 +65,8 @@ class Commander(OrdersCommander):
                 continue
             best, best_p = None, 0.45 if arm(u) == "cavalry" else 0.5
             for e in near_units(b, u.pos, move_rate(u) + 8, b.enemy_of(self.side)):
+                if surely_too_far(b, u, e):           # the rules would refuse it
+                    continue
                 action = Charge(u.id, e.id)
                 if not self.legal(action):
                     continue

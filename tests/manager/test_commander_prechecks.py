@@ -1,0 +1,93 @@
+"""The automatic commanders' cheap first looks never pass over an order the rules allow.
+
+A commander asks the rules about thousands of candidate orders a turn; a pre-check
+that says "certainly illegal" lets it skip the costly part of the check. Each pre-check
+must only ever skip orders the full check refuses (else a commander would decide
+differently: tests/manager/test_same_results.py guards the whole game, these the
+pre-checks one by one, on random tables and on Austerlitz as the commanders meet it).
+"""
+import sys
+from pathlib import Path
+
+from hypothesis import given, settings, strategies as st
+
+from manager import game_actions as ga
+from manager.autopilot import Autopilot
+from manager.errors import IllegalAction
+from manager.session import Session
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from builders import build_table, piece, session_at  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def refused(s, action) -> bool:
+    try:
+        s.ruleset.check(s.battle, action)
+        return False
+    except IllegalAction:
+        return True
+
+
+KINDS = ["line_infantry", "light_cavalry", "heavy_cavalry", "grenadiers", "light_infantry",
+         "foot_artillery"]
+spot = st.tuples(st.floats(3, 45), st.floats(3, 33))
+
+
+@settings(max_examples=120, deadline=None)
+@given(spot, spot, st.integers(0, 359), st.integers(0, 359), st.sampled_from(KINDS),
+       st.sampled_from(KINDS), st.sampled_from(["line", "column"]))
+def test_featherstone_too_far_charges_are_refused(a, e, fa, fe, ka, ke, form):
+    from manager.rules.featherstone.charges import surely_too_far
+    b = build_table([piece("a", "blue", ka, a, facing=fa),
+                     piece("e", "red", ke, e, facing=fe)], "featherstone")
+    s, _ = session_at(b, "charges", side="blue")
+    unit, target = s.battle.units["a"], s.battle.units["e"]
+    if surely_too_far(s.battle, unit, target):
+        assert refused(s, ga.Charge("a", "e"))
+
+
+def test_featherstone_too_far_is_not_vacuous():
+    from manager.rules.featherstone.charges import surely_too_far
+    b = build_table([piece("a", "blue", "light_cavalry", (20, 30), facing=0),
+                     piece("n", "red", "line_infantry", (20, 22)),
+                     piece("f", "red", "line_infantry", (20, 2))], "featherstone")
+    s, _ = session_at(b, "charges", side="blue")
+    u = s.battle.units["a"]
+    assert not surely_too_far(s.battle, u, s.battle.units["n"])
+    assert not refused(s, ga.Charge("a", "n"))
+    assert surely_too_far(s.battle, u, s.battle.units["f"])
+
+
+def every_pair_in_play(ruleset: str, phase: str, turns: int = 2):
+    """(session, unit, enemy) for every live unit and enemy of the side to move, each
+    time the side comes to `phase` on Austerlitz (the automatic commander playing)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_common import AUSTERLITZ, scenario
+    s = Session(scenario(AUSTERLITZ, ruleset, seed=1, turns=turns))
+    ap = Autopilot(s)
+    ap.step()
+    seen = set()
+    while not s.battle.state.over and s.battle.state.turn <= turns:
+        st_ = s.battle.state
+        key = (st_.turn, st_.active, st_.phase)
+        if st_.phase == phase and key not in seen:
+            seen.add(key)
+            b = s.battle
+            for u in b.live_units(st_.active):
+                for e in b.live_units(b.enemy_of(st_.active)):
+                    yield s, u, e
+        ap.step()
+
+
+def test_featherstone_too_far_in_play():
+    from manager.rules.featherstone.charges import surely_too_far
+    from manager.footprint import distance
+    skipped = 0
+    for s, u, e in every_pair_in_play("featherstone", "charges"):
+        # pairs far apart are refused by the circles alone: check the near ones
+        if distance(u.pos, e.pos) < 30 and surely_too_far(s.battle, u, e):
+            skipped += 1
+            assert refused(s, ga.Charge(u.id, e.id))
+    assert skipped > 100
