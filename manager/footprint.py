@@ -14,6 +14,8 @@ import struct
 from dataclasses import dataclass
 from functools import lru_cache
 
+import numpy as np
+import shapely
 from shapely import from_wkb
 from shapely.geometry import LineString, Polygon
 
@@ -169,6 +171,61 @@ def swept(a: Footprint, b: Footprint) -> Polygon:
     return a.polygon().union(b.polygon()).convex_hull
 
 
+def box(*fps: Footprint) -> tuple:
+    """(minx, miny, maxx, maxy) of the bases' corners: the very coordinates of their
+    polygons, so a shape built from them lies inside it."""
+    xs = [c[0] for fp in fps for c in fp.corners()]
+    ys = [c[1] for fp in fps for c in fp.corners()]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def closer_than(a: Footprint, b: Footprint, inches: float) -> bool:
+    """Is the gap between the bases under `inches`? The gap of shapely, measured only
+    when the bases' circles do not already say no."""
+    return not surely_apart(a, b, inches) and gap(a, b) < inches
+
+
+class Sweep:
+    """The ground a straight move passes over (`swept`), asked which bases it crosses.
+    Most bases asked are nowhere near: their boxes are apart from the move's, so
+    the hull is built, and an intersection measured, only for the few that could."""
+
+    __slots__ = ("a", "b", "box", "_hull")
+
+    def __init__(self, a: Footprint, b: Footprint):
+        self.a, self.b, self._hull = a, b, None
+        self.box = box(a, b)
+
+    @property
+    def hull(self) -> Polygon:
+        if self._hull is None:
+            self._hull = swept(self.a, self.b)
+        return self._hull
+
+    def crosses(self, fp: Footprint, area: float = 1e-4) -> bool:
+        """hull.intersection(fp's base).area > area: a shape whose box is apart from
+        the hull's cannot meet it, so its intersection is empty (area 0)."""
+        (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = self.box, box(fp)
+        if bx0 > ax1 or ax0 > bx1 or by0 > ay1 or ay0 > by1:
+            return False
+        return self.hull.intersection(fp.polygon()).area > area
+
+
+def _advanced(mover: Footprint, along: float, ds) -> np.ndarray:
+    """The bases of mover.moved(x + fx * d, y + fy * d, along) for every d in ds, in one
+    vectorised call: each corner by the very float operations of Footprint.corners, so
+    every polygon is the one its Footprint builds (and every gap the same)."""
+    fx, fy = heading(along)
+    rx, ry = -fy, fx
+    hf, hd = mover.frontage / 2, mover.depth / 2
+    xs, ys = mover.x + fx * ds, mover.y + fy * ds
+    ring = np.empty((len(ds), 5, 2))
+    for k, (a, b) in enumerate(((1, -1), (1, 1), (-1, 1), (-1, -1), (1, -1))):
+        ring[:, k, 0] = xs + fx * a * hd + rx * b * hf
+        ring[:, k, 1] = ys + fy * a * hd + ry * b * hf
+    return shapely.polygons(ring)
+
+
 def contact_point(mover: Footprint, target: Footprint, along: float) -> tuple[float, float] | None:
     """Where the mover's centre stands when, advancing from where it is along bearing
     `along`, its base first touches the target's; None if it would never touch.
@@ -199,10 +256,12 @@ def contact_point(mover: Footprint, target: Footprint, along: float) -> tuple[fl
                                                                       target.depth)) / 2
         if math.hypot(px - s * fx, py - s * fy) - reach > EPS + 1e-6:
             return None
-        best = min((gap(at(far * i / 64), target), i) for i in range(65))
-        if best[0] > EPS:
+        gaps = shapely.distance(_advanced(mover, along, far * np.arange(65.0) / 64),
+                                target.polygon())
+        i = int(np.argmin(gaps))                 # the first of the closest, as min() took
+        if gaps[i] > EPS:
             return None
-        hi = far * best[1] / 64
+        hi = far * i / 64
     for _ in range(28):
         mid = (lo + hi) / 2
         if apart(at(mid)):

@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-from .footprint import distance
+from .footprint import distance, overlap
 
 SLACK = 1e-6        # inches: the vector prefilter keeps border cases for the exact test
 
@@ -110,3 +110,12 @@ def own_base(battle, key: str, unit, build):
     fp = build()
     memo[unit.id] = (unit, fp)
     return fp
+
+
+def lands_on(battle, unit, end, footprint, reach: float = 10.0) -> bool:
+    """Would `unit`'s base at `end` overlap another live unit's base? Every ground check
+    of an inch ruleset refuses such a move (it scans at least `reach` inches around the
+    end, and bases that overlap stand closer than that): a cheap first look that lets
+    an automatic commander skip the costly checks of terrain and paths."""
+    return any(o.id != unit.id and overlap(end, footprint(battle, o))
+               for o in unit_grid(battle).within(end.centre, reach))

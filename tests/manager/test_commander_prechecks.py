@@ -91,3 +91,70 @@ def test_featherstone_too_far_in_play():
             skipped += 1
             assert refused(s, ga.Charge(u.id, e.id))
     assert skipped > 100
+
+
+# ---- a move onto another unit's base (featherstone, d3, quickplay) ---------------------------
+RULESETS = ["featherstone", "d3", "quickplay"]
+FIRST_MOVE = {"featherstone": "moves", "d3": "move", "quickplay": "act"}
+
+
+def lands_on_another(ruleset):
+    import importlib
+    return importlib.import_module(f"manager.rules.{ruleset}.moves").lands_on_another
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(RULESETS), spot, spot, st.integers(0, 359), st.integers(0, 359),
+       st.sampled_from(KINDS[:5]), st.sampled_from(KINDS[:5]), st.booleans())
+def test_a_move_onto_a_base_is_refused(ruleset, a, o, fa, fo, ka, ko, friend):
+    b = build_table([piece("a", "blue", ka, a, facing=fa),
+                     piece("o", "blue" if friend else "red", ko, o, facing=fo)], ruleset)
+    s, _ = session_at(b, FIRST_MOVE[ruleset], side="blue")
+    u = s.battle.units["a"]
+    for k in (0.0, 0.5, 1.0):                          # toward the other base's centre
+        to = (round(a[0] + (o[0] - a[0]) * k, 2), round(a[1] + (o[1] - a[1]) * k, 2))
+        if lands_on_another(ruleset)(s.battle, u, to, fa):
+            assert refused(s, ga.MoveUnit("a", to, fa))
+
+
+def test_lands_on_another_in_play():
+    """Every move the pre-check skips on Austerlitz is refused by the rules, under each
+    inch ruleset (the commander's own candidate spots: toward each near enemy)."""
+    from manager.footprint import bearing, heading
+    for ruleset in RULESETS:
+        skipped = 0
+        for s, u, e in every_pair_in_play(ruleset, FIRST_MOVE[ruleset], turns=2):
+            if abs(u.x - e.x) > 14 or abs(u.y - e.y) > 14:
+                continue
+            for k in (3.0, 6.0):
+                hx, hy = heading(bearing(u.pos, e.pos))
+                to = (round(u.x + hx * k, 2), round(u.y + hy * k, 2))
+                if lands_on_another(ruleset)(s.battle, u, to, u.facing):
+                    skipped += 1
+                    assert refused(s, ga.MoveUnit(u.id, to, u.facing)), (ruleset, u.id, to)
+        assert skipped > 20, ruleset
+
+
+# ---- d3 shooting ------------------------------------------------------------------------------
+def test_d3_shots_skipped_are_refused_in_play():
+    from manager.rules.d3.combat import shooter_refusal, surely_out_of_range
+    skipped = 0
+    for s, u, e in every_pair_in_play("d3", "shoot", turns=3):
+        if shooter_refusal(s.battle, u) or surely_out_of_range(s.battle, u, e):
+            skipped += 1
+            if not shooter_refusal(s.battle, u) or skipped % 5 == 0:
+                assert refused(s, ga.Fire(u.id, e.id))
+    assert skipped > 1000
+
+
+@settings(max_examples=150, deadline=None)
+@given(spot, spot, st.integers(0, 359), st.integers(0, 359),
+       st.sampled_from(["line_infantry", "foot_artillery", "light_infantry"]),
+       st.sampled_from(KINDS))
+def test_d3_out_of_range_is_refused(a, e, fa, fe, ka, ke):
+    from manager.rules.d3.combat import surely_out_of_range
+    b = build_table([piece("a", "blue", ka, a, facing=fa),
+                     piece("e", "red", ke, e, facing=fe)], "d3")
+    s, _ = session_at(b, "shoot", side="blue")
+    if surely_out_of_range(s.battle, s.battle.units["a"], s.battle.units["e"]):
+        assert refused(s, ga.Fire("a", "e"))

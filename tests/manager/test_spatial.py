@@ -121,3 +121,24 @@ def test_contact_point_is_what_it_was(mx, my, mf, tx, ty, tf, along, front, dept
     from manager.footprint import Footprint, contact_point
     mover, target = Footprint(mx, my, mf, front, depth), Footprint(tx, ty, tf, 4.0, 1.5)
     assert contact_point(mover, target, along) == _contact_point_as_before(mover, target, along)
+
+
+base = st.tuples(st.floats(0, 40), st.floats(0, 40), st.floats(0, 359.9), st.floats(0.5, 8),
+                 st.floats(0.5, 4))
+
+
+@settings(max_examples=300, deadline=None)
+@given(base, base, base)
+def test_sweep_crosses_what_the_hull_meets(a, b, o):
+    """Sweep.crosses skips bases by their boxes: the very answer of the hull's area."""
+    from manager.footprint import Footprint, Sweep, swept
+    fa, fb, fo = Footprint(*a), Footprint(*b), Footprint(*o)
+    assert Sweep(fa, fb).crosses(fo) == (swept(fa, fb).intersection(fo.polygon()).area > 1e-4)
+
+
+@settings(max_examples=300, deadline=None)
+@given(base, base, st.floats(0, 3))
+def test_closer_than_is_the_gap_test(a, b, inches):
+    from manager.footprint import Footprint, closer_than, gap
+    fa, fb = Footprint(*a), Footprint(*b)
+    assert closer_than(fa, fb, inches) == (gap(fa, fb) < inches)

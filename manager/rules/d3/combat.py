@@ -9,13 +9,15 @@ if the target survives (fewer than 9 hits) the charger retreats half a move faci
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
 from ... import spatial
 from ...actions import need
 from ...events import HitsTaken, MeleeResolved, UnitFired, UnitRetreated
-from ...footprint import angle_between, aspect, bearing, heading, inside, overlap, slide
+from ...footprint import (angle_between, aspect, bearing, distance, heading, inside, overlap,
+                          slide)
 from ...odds import Dist, Odds, OddsLine
 from ..common import Melee, charges_by_target, find_melee
 from .moves import own_unit
@@ -72,12 +74,34 @@ def _wedge(battle, unit, front):
     return spatial.memo(battle, "d3.wedge", (unit.id, front), (unit,), build)
 
 
+def shooter_refusal(battle, unit) -> str:
+    """Why the unit may shoot at nothing now ('' when it may shoot at something)."""
+    if inactive(battle, unit):
+        return f"{unit.name} failed its activation: inactive this turn"
+    if unit.moved:
+        return f"{unit.name} moved this turn: units that moved cannot shoot"
+    if unit.fired:
+        return f"{unit.name} has already shot"
+    if engaged(battle, unit):
+        return f"{unit.name} is in a charge"
+    return ""
+
+
+def surely_out_of_range(battle, unit, target) -> bool:
+    """Is the target certainly beyond the unit's range (shot would refuse it)? The range
+    runs from the front centre to the nearest part of the target's base, which lies
+    within half its diagonal of its centre. A cheap first look for the commander."""
+    if utype(unit) == "cavalry":
+        return True                                   # cavalry never shoot
+    tfp = footprint(battle, target)
+    reach = RANGE[utype(unit)] + math.hypot(tfp.frontage, tfp.depth) / 2 + 2e-6
+    return distance(footprint(battle, unit).front_centre(), tfp.centre) > reach
+
+
 def check_fire(battle, action) -> None:
     unit = own_unit(battle, action.unit)
-    need(not inactive(battle, unit), f"{unit.name} failed its activation: inactive this turn")
-    need(not unit.moved, f"{unit.name} moved this turn: units that moved cannot shoot")
-    need(not unit.fired, f"{unit.name} has already shot")
-    need(not engaged(battle, unit), f"{unit.name} is in a charge")
+    why = shooter_refusal(battle, unit)
+    need(not why, why)
     target = battle.units.get(action.target)
     need(target is not None, f"there is no unit {action.target!r}")
     shot(battle, unit, target)

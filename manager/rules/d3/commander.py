@@ -11,8 +11,10 @@ from ...footprint import angle_between, bearing, distance, heading
 from ...game_actions import Charge, Fire, MoveLeader, MoveUnit
 from ...model.forces import mark
 from ..common import OrdersCommander
-from .combat import charge_odds, fire_odds, melees
+from .combat import (charge_odds, fire_odds, melees, shooter_refusal,
+                     surely_out_of_range)
 from .tables import GENERAL_MOVE, MOVE, RANGE
+from .moves import lands_on_another
 from .reroll import RerollActivation, pending
 from .units import near, reroller, threatened_general, utype
 
@@ -103,6 +105,8 @@ class Commander(OrdersCommander):
             hx, hy = heading(way)
             to = (round(u.x + hx * want * k, 2), round(u.y + hy * want * k, 2))
             for facing in (face_to, round(way) % 360, u.facing):
+                if lands_on_another(b, u, to, facing):   # the rules would refuse it
+                    continue
                 action = MoveUnit(u.id, to, facing)
                 if self.legal(action):
                     return action
@@ -115,7 +119,8 @@ class Commander(OrdersCommander):
         return action if self.legal(action) else None
 
     def _can_shoot(self, u, e) -> bool:
-        if utype(u) == "cavalry" or distance(u.pos, e.pos) > RANGE[utype(u)] + 4:
+        if utype(u) == "cavalry" or distance(u.pos, e.pos) > RANGE[utype(u)] + 4 \
+                or surely_out_of_range(self.battle, u, e):
             return False
         try:
             from .combat import shot
@@ -131,10 +136,14 @@ class Commander(OrdersCommander):
             if u.id in self.done:
                 continue
             self.done.add(u.id)
+            if utype(u) == "cavalry" or shooter_refusal(b, u):
+                continue                           # the rules refuse its every shot
             options = []
             for e in near(b, u.pos, 55, b.enemy_of(self.side)):
+                if e.hits <= 0 or surely_out_of_range(b, u, e):
+                    continue
                 action = Fire(u.id, e.id)
-                if e.hits > 0 and self.legal(action):
+                if self.legal(action):
                     odds = fire_odds(b, action)
                     options.append((float(odds.lines[0].dist.mean()) + (9 - e.hits) * 0.05,
                                     e.id, action))

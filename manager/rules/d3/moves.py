@@ -7,6 +7,7 @@ real outcome (the unit stays, disordered) and is logged like any other.
 """
 from __future__ import annotations
 
+from ... import spatial
 from ...actions import need
 from ...events import LeaderMoved, UnitMoved, declare_event
 from ...footprint import angle_between, bearing, contact_point, distance, overlap
@@ -42,6 +43,12 @@ def check_move_unit(battle, action) -> None:
     end = footprint(battle, unit, x=action.to[0], y=action.to[1], facing=action.facing)
     why = ground_refusal(battle, unit, moving if d > 1e-9 else start, end)
     need(not why, f"{unit.name} cannot go there: {why}")
+
+
+def lands_on_another(battle, unit, to, facing) -> bool:
+    """Would the move end on another unit's base (ground_refusal refuses it)?"""
+    end = footprint(battle, unit, x=to[0], y=to[1], facing=facing)
+    return spatial.lands_on(battle, unit, end, footprint)
 
 
 def resolve_move_unit(battle, action, dice) -> list:

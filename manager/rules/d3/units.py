@@ -11,7 +11,7 @@ from shapely.geometry import LineString, Point
 
 from ... import spatial
 from ...events import declare_event
-from ...footprint import Footprint, distance, inside, overlap, swept
+from ...footprint import Footprint, Sweep, closer_than, distance, inside, overlap
 from ...model.forces import mark
 from ...table_terrain import table_terrain
 from .tables import (CROSSING_LANDING, DEPTH, EVENTS, FRONTAGE, GENERAL_REROLL_REACH,
@@ -137,8 +137,8 @@ def ground_refusal(battle, unit, start: Footprint, end: Footprint, ignore=(),
         return "the base would leave the table"
     t = table_terrain(bf)
     kind = utype(unit)
-    hull = swept(start, end)
-    crossed = t.kinds_at(hull)
+    sweep = Sweep(start, end)
+    crossed = t.kinds_at(sweep.hull)
     if "lake" in crossed or "marsh" in crossed:
         return "marsh and lakes are impassable"
     if "woods" in crossed and kind != "skirmishers":
@@ -156,9 +156,9 @@ def ground_refusal(battle, unit, start: Footprint, end: Footprint, ignore=(),
         ofp = footprint(battle, o)
         if overlap(end, ofp):
             return f"it would stand on {o.name}"
-        if not charging and o.side != unit.side and end.polygon().distance(ofp.polygon()) < 0.1:
+        if not charging and o.side != unit.side and closer_than(end, ofp, 0.1):
             return f"only a charge may touch {o.name}"
-        through = hull.intersection(ofp.polygon()).area > 1e-4
+        through = sweep.crosses(ofp)
         if through and (o.side != unit.side or not (kind == "skirmishers"
                                                      or utype(o) == "skirmishers")):
             return f"{o.name} is in the way (only skirmishers pass through friends)"

@@ -16,8 +16,8 @@ from ...actions import need
 from ...errors import IllegalAction
 from ...game_actions import Charge
 from ...events import FormationChanged, UnitMoved, declare_event
-from ...footprint import (EPS, angle_between, bearing, contact_point, distance, gap, inside,
-                          overlap, surely_apart, swept, travel)
+from ...footprint import (EPS, Sweep, angle_between, bearing, contact_point, distance, gap,
+                          inside, overlap, surely_apart, swept, travel)
 from ...model.forces import mark
 from .fire import Shot, shoot
 from .losses import moved_leaders, overrun_general, retreat
@@ -91,14 +91,14 @@ def check_charge(battle, action) -> None:
 
 
 def _path_refusal(battle, unit, target, end) -> str:
-    hull = swept(footprint(battle, unit), end)
+    sweep = Sweep(footprint(battle, unit), end)
     for o in near_units(battle, unit.pos, distance(unit.pos, end.centre) + 12):
         if o.id in (unit.id, target.id):
             continue
         if o.side == unit.side and battle.option("pass_through_friends") and \
                 not end.polygon().intersection(footprint(battle, o).polygon()).area > 1e-4:
             continue
-        if hull.intersection(footprint(battle, o).polygon()).area > 1e-4:
+        if sweep.crosses(footprint(battle, o)):
             return f"{o.name} is in the way"
     bf = battle.battlefield
     if not inside(end, bf.width, bf.height):

@@ -20,6 +20,7 @@ from .melee import melees
 from .melee_odds import charge_odds
 from .charges import must_charge_left, surely_too_far
 from .morale import may_influence, to_check
+from .moves import lands_on_another
 from .state import allowance, arm, footprint, move_rate, near_units, profile, unit_gap
 from .tables import ARTILLERY_RANGES, GENERAL_MOVE, NEAR_MOD, SMALL_ARMS
 
@@ -136,6 +137,8 @@ class Commander(OrdersCommander):
         for k in (1.0, 0.8, 0.6, 0.4, 0.25):
             hx, hy = heading(way)
             to = (round(u.x + hx * inches * k, 2), round(u.y + hy * inches * k, 2))
+            if lands_on_another(self.battle, u, to, facing):   # the rules would refuse it
+                continue
             action = MoveUnit(u.id, to, facing)
             if self.legal(action):
                 return action

@@ -14,10 +14,12 @@ from dataclasses import dataclass
 
 from shapely.geometry import LineString, Point
 
+from ... import spatial
 from ...actions import need, register
 from ...game_actions import GameAction
 from ...events import FormationChanged, LeaderMoved, UnitMoved, declare_event
-from ...footprint import angle_between, bearing, distance, inside, overlap, swept, travel
+from ...footprint import (Sweep, angle_between, bearing, closer_than, distance, inside,
+                          overlap, travel)
 from ...model.forces import mark
 from ...table_terrain import table_terrain
 from ..common import check_ride, own_unit  # noqa: F401  (own_unit: for the other modules)
@@ -123,7 +125,7 @@ def ground_refusal(battle, unit, fp, path_from=None) -> str:
     bad = t.kinds_at(poly) & set(IMPASSABLE_AREAS)
     if bad:
         return f"{', '.join(sorted(bad))} cannot be entered"
-    hull = swept(path_from, fp) if path_from is not None else None
+    sweep = Sweep(path_from, fp) if path_from is not None else None
     reach = distance(unit.pos, fp.centre) + 12
     for o in near_units(battle, fp.centre, reach):
         if o.id == unit.id:
@@ -132,14 +134,20 @@ def ground_refusal(battle, unit, fp, path_from=None) -> str:
         if overlap(fp, ofp):
             return f"it would stand on {o.name}"
         if o.side != unit.side:
-            if fp.polygon().distance(ofp.polygon()) < 0.1:
+            if closer_than(fp, ofp, 0.1):
                 return f"only a charge may touch {o.name}"
-            if hull is not None and hull.intersection(ofp.polygon()).area > 1e-4:
+            if sweep is not None and sweep.crosses(ofp):
                 return f"{o.name} is in the way"
-        elif hull is not None and not battle.option("pass_through_friends") and \
-                hull.intersection(ofp.polygon()).area > 1e-4:
+        elif sweep is not None and not battle.option("pass_through_friends") and \
+                sweep.crosses(ofp):
             return f"{o.name} is in the way"
     return ""
+
+
+def lands_on_another(battle, unit, to, facing) -> bool:
+    """Would the move end on another unit's base (ground_refusal refuses it)?"""
+    end = footprint(battle, unit, x=to[0], y=to[1], facing=facing, formation=unit.formation)
+    return spatial.lands_on(battle, unit, end, footprint)
 
 
 def check_move_unit(battle, action) -> None:

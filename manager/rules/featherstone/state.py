@@ -158,9 +158,16 @@ def _footprint(battle, unit, x, y, facing, formation) -> Footprint:
 
 def attached_leaders(battle, unit) -> list:
     """Generals standing on the unit's base (within a quarter inch of it)."""
-    poly = footprint(battle, unit).polygon().buffer(0.25)
+    fp = footprint(battle, unit)
+    # the buffered base lies within its circle widened by the quarter inch: only the
+    # generals inside that circle are asked of the shape (and none often)
+    reach = math.hypot(fp.frontage, fp.depth) / 2 + 0.25 + 1e-6
+    near = [l for l in battle.live_leaders(unit.side) if distance(l.pos, fp.centre) <= reach]
+    if not near:
+        return []
+    poly = fp.polygon().buffer(0.25)
     from shapely.geometry import Point
-    return [l for l in battle.live_leaders(unit.side) if poly.contains(Point(l.x, l.y))]
+    return [l for l in near if poly.contains(Point(l.x, l.y))]
 
 
 def attached_to(battle, leader):

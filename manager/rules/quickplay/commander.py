@@ -13,7 +13,7 @@ from ...game_actions import Charge, Fire, MoveLeader, MoveUnit, Rally
 from ...model.forces import mark
 from ..common import OrdersCommander
 from .melee import charge_odds, fire_odds, melees
-from .moves import max_allowance
+from .moves import lands_on_another, max_allowance
 from .tables import RANGES
 from .units import acted, arm, footprint, near, prof
 
@@ -96,6 +96,8 @@ class Commander(OrdersCommander):
             hx, hy = heading(way)
             to = (round(u.x + hx * want * k, 2), round(u.y + hy * want * k, 2))
             for facing in (round(way) % 360, u.facing):
+                if lands_on_another(b, u, to, facing):   # the rules would refuse it
+                    continue
                 action = MoveUnit(u.id, to, facing)
                 if self.legal(action):
                     return action

@@ -11,9 +11,11 @@ from dataclasses import dataclass
 
 from shapely.geometry import LineString
 
+from ... import spatial
 from ...actions import need, register
 from ...events import FormationChanged, LeaderMoved, UnitMoved, declare_event
-from ...footprint import angle_between, bearing, distance, inside, overlap, swept, travel
+from ...footprint import (Sweep, angle_between, bearing, closer_than, distance, inside, overlap,
+                          swept, travel)
 from ...game_actions import GameAction
 from ...model.forces import mark
 from ...table_terrain import table_terrain
@@ -125,7 +127,7 @@ def ground_refusal(battle, unit, start, end, ignore=(), charge=False) -> str:
     bf = battle.battlefield
     if not inside(end, bf.width, bf.height):
         return "the base would leave the table"
-    hull = swept(start, end)
+    sweep = Sweep(start, end)
     for o in near(battle, end.centre, distance(start.centre, end.centre) + 12):
         if o.id == unit.id or o.id in ignore:
             continue
@@ -133,9 +135,9 @@ def ground_refusal(battle, unit, start, end, ignore=(), charge=False) -> str:
         if overlap(end, ofp):
             return f"it would stand on {o.name}"
         if o.side != unit.side:
-            if not charge and end.polygon().distance(ofp.polygon()) < 0.1:
+            if not charge and closer_than(end, ofp, 0.1):
                 return f"only a charge may touch {o.name}"
-            if hull.intersection(ofp.polygon()).area > 1e-4:
+            if sweep.crosses(ofp):
                 return f"{o.name} is in the way"
     return ""
 
@@ -159,6 +161,12 @@ def check_move_unit(battle, action) -> None:
     need(cost <= top + 1e-6, f"{unit.name} needs {cost:.1f} inches; its best roll gives {top:g}")
     why = ground_refusal(battle, unit, start, end)
     need(not why, f"{unit.name} cannot go there: {why}")
+
+
+def lands_on_another(battle, unit, to, facing) -> bool:
+    """Would the move end on another unit's base (ground_refusal refuses it)?"""
+    end = footprint(battle, unit, x=to[0], y=to[1], facing=facing, formation=unit.formation)
+    return spatial.lands_on(battle, unit, end, footprint)
 
 
 def resolve_move_unit(battle, action, dice) -> list:
