@@ -9,7 +9,7 @@ pre-checks one by one, on random tables and on Austerlitz as the commanders meet
 import sys
 from pathlib import Path
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
 from manager import game_actions as ga
 from manager.autopilot import Autopilot
@@ -155,6 +155,11 @@ def test_d3_out_of_range_is_refused(a, e, fa, fe, ka, ke):
     from manager.rules.d3.combat import surely_out_of_range
     b = build_table([piece("a", "blue", ka, a, facing=fa),
                      piece("e", "red", ke, e, facing=fe)], "d3")
-    s, _ = session_at(b, "shoot", side="blue")
+    try:
+        s, _ = session_at(b, "shoot", side="blue")
+    except IllegalAction:
+        # a table the phases cannot step through (a d3 leader with the enemy within
+        # 6 inches must ride away first): no shot to judge on it
+        assume(False)
     if surely_out_of_range(s.battle, s.battle.units["a"], s.battle.units["e"]):
         assert refused(s, ga.Fire("a", "e"))
