@@ -207,6 +207,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.set_defaults(run=_check)
     from .campaign.cli import register
     register(sub)
+    from .net.cli import register as register_net
+    register_net(sub)
     return p
 
 

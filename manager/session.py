@@ -91,6 +91,25 @@ class Session:
         return LogEntry(len(self.entries), action, tuple(dice.rolls), list(events),
                         state.turn, state.phase, state.active)
 
+    def fold(self, entry: LogEntry) -> LogEntry:
+        """Append an entry recorded by another session (a host's): its action replayed
+        with its own recorded dice, never rolled here; all or nothing."""
+        if entry.index != len(self.entries):
+            raise IllegalAction(f"log entry {entry.index} arrived when entry "
+                                f"{len(self.entries)} was expected")
+        self.check(entry.action)
+        before = self.battle.snapshot()
+        feed = ReplaySource(entry.rolls)
+        replayed = self._apply(entry.action, feed)
+        if not feed.exhausted():
+            self.battle.restore(before)
+            raise DiceError(f"log entry {entry.index} recorded more rolls than its replay used")
+        self.entries.append(replayed)
+        self.redo_stack.clear()
+        self._maybe_snapshot()
+        self.bus.emit("executed", replayed)
+        return replayed
+
     def _maybe_snapshot(self) -> None:
         n = len(self.entries)
         if n % self.SNAPSHOT_EVERY == 0:

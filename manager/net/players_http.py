@@ -1,0 +1,73 @@
+"""The host's plain HTTP on its WebSocket port: the players' read-only page and its state.
+
+`GET /` serves `players_view.page_html()` and `GET /state.json` the players' state
+(`players_view.players_state(battle)`); both need the view token, given as `?view=` in
+the players' URL. Serving the page sets the token as a same-site cookie too, so the
+page's own requests for state.json need not carry it. Laptops open their WebSocket
+at /play; anything else is 404. Nothing here writes the battle.
+"""
+from __future__ import annotations
+
+import hmac
+import json
+from http import HTTPStatus
+from urllib.parse import parse_qs, urlsplit
+
+PLAY_PATH = "/play"
+COOKIE = "berthier_view"
+
+
+def _page() -> bytes:
+    try:
+        from . import players_view
+        return players_view.page_html()
+    except ImportError:                       # the page lands separately; say so plainly
+        return (b"<!doctype html><meta charset=utf-8><title>Berthier</title>"
+                b"<p>The players' page is not installed; <a href=state.json>state.json</a>")
+
+
+def _state(battle) -> dict:
+    try:
+        from . import players_view
+        return players_view.players_state(battle)
+    except ImportError:
+        st = battle.state
+        return {"turn": st.turn, "phase": st.phase, "active": st.active, "over": st.over}
+
+
+def _token_of(request) -> str:
+    query = parse_qs(urlsplit(request.path).query)
+    if query.get("view"):
+        return query["view"][0]
+    for part in request.headers.get("Cookie", "").split(";"):
+        name, _, value = part.strip().partition("=")
+        if name == COOKIE:
+            return value
+    return ""
+
+
+def respond(connection, request, host):
+    """websockets' process_request: None lets /play go on to the WebSocket handshake."""
+    path = urlsplit(request.path).path
+    if path == PLAY_PATH:
+        return None
+    if path not in ("/", "/index.html", "/state.json"):
+        return connection.respond(HTTPStatus.NOT_FOUND, "not found\n")
+    token = _token_of(request)
+    if not hmac.compare_digest(token.encode(), host.view_token.encode()):
+        return connection.respond(HTTPStatus.FORBIDDEN, "this page needs the players' URL "
+                                  "the host printed (with its ?view= token)\n")
+    if path == "/state.json":
+        body = json.dumps(_state(host.session.battle), ensure_ascii=False).encode()
+        kind = "application/json; charset=utf-8"
+    else:
+        body, kind = _page(), "text/html; charset=utf-8"
+    response = connection.respond(HTTPStatus.OK, "")
+    response.headers["Content-Type"] = kind
+    response.headers["Content-Length"] = str(len(body))
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    if path != "/state.json":
+        response.headers["Set-Cookie"] = f"{COOKIE}={token}; Path=/; SameSite=Strict; HttpOnly"
+    response.body = body
+    return response

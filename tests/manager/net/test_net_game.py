@@ -1,0 +1,73 @@
+"""Three laptops play one battle through one host: every laptop ends with the host's battle."""
+import asyncio
+
+from net_helpers import Events, austerlitz, run, sectors
+from state_hash import digest
+
+from manager.net.host import Host
+from manager.net.laptop import Laptop
+from manager.net.pilot import play_auto
+from manager.session import Session
+
+
+def test_three_laptops_play_three_austerlitz_turns_and_agree_with_a_replay():
+    async def game():
+        session = austerlitz(turns=3)
+        host = Host(session, bind="127.0.0.1")
+        await host.start()
+        try:
+            parts = sectors(session, 3)
+            laptops = [Laptop(host.address, host.code, part, name=f"sector {i}")
+                       for i, part in enumerate(parts)]
+            for lap in laptops:                    # everyone joins before the battle starts
+                await lap.start()
+            await asyncio.gather(*(play_auto(lap) for lap in laptops))
+            for lap in laptops:
+                await lap.wait_until(lambda: lap.head == len(session.entries), 10)
+            return session, laptops
+        finally:
+            for lap in laptops:
+                await lap.close()
+            await host.stop()
+
+    session, laptops = run(game(), 90)
+    assert session.battle.state.over and session.battle.state.turn == 3
+    # the host's log, replayed by a single laptop from the scenario, is the same battle
+    single = Session.replay(austerlitz(turns=3).battle, session.entries)
+    assert digest(single) == digest(session)
+    for lap in laptops:
+        assert lap.head == len(session.entries)
+        assert digest(lap.session) == digest(single)
+    # every sector acted: each laptop's commands moved, fired or rallied
+    verbs_by_laptop = []
+    for part in sectors(session, 3):
+        units = {u for c in part for u in session.battle.hierarchy.units_of(c)}
+        verbs_by_laptop.append(sum(1 for e in session.entries
+                                   if getattr(e.action, "unit", None) in units))
+    assert all(n > 0 for n in verbs_by_laptop), verbs_by_laptop
+
+
+def test_laptops_follow_entries_the_host_umpire_makes():
+    from manager.game_actions import EndPhase, StartBattle
+
+    async def follow():
+        session = austerlitz()
+        host = Host(session, bind="127.0.0.1")
+        await host.start()
+        lap = Laptop(host.address, host.code, ["guard"])
+        seen = Events()
+        lap.add_listener(seen)
+        try:
+            await lap.start()
+            host.execute(StartBattle())
+            host.execute(EndPhase())
+            await lap.wait_until(lambda: lap.head == 2, 10)
+            return session, lap, seen
+        finally:
+            await lap.close()
+            await host.stop()
+
+    session, lap, seen = run(follow())
+    assert [e["entry"].action.verb for e in seen.of("entry")] == ["StartBattle", "EndPhase"]
+    assert lap.session.entries[0].rolls == session.entries[0].rolls    # the host's dice
+    assert digest(lap.session) == digest(session)
