@@ -1,7 +1,7 @@
 """The host's plain HTTP on its WebSocket port: the players' read-only page and its state.
 
 `GET /` serves `players_view.page_html()` and `GET /state.json` the players' state
-(`players_view.players_state(battle)`); both need the view token, given as `?view=` in
+(`players_view.players_state(session)`); both need the view token, given as `?view=` in
 the players' URL. Serving the page sets the token as a same-site cookie too, so the
 page's own requests for state.json need not carry it. Laptops open their WebSocket
 at /play; anything else is 404. Nothing here writes the battle.
@@ -18,21 +18,13 @@ COOKIE = "berthier_view"
 
 
 def _page() -> bytes:
-    try:
-        from . import players_view
-        return players_view.page_html()
-    except ImportError:                       # the page lands separately; say so plainly
-        return (b"<!doctype html><meta charset=utf-8><title>Berthier</title>"
-                b"<p>The players' page is not installed; <a href=state.json>state.json</a>")
+    from . import players_view
+    return players_view.page_html()
 
 
-def _state(battle) -> dict:
-    try:
-        from . import players_view
-        return players_view.players_state(battle)
-    except ImportError:
-        st = battle.state
-        return {"turn": st.turn, "phase": st.phase, "active": st.active, "over": st.over}
+def _state(session) -> dict:
+    from . import players_view
+    return players_view.players_state(session)        # the session: its log lines too
 
 
 def _token_of(request) -> str:
@@ -58,7 +50,7 @@ def respond(connection, request, host):
         return connection.respond(HTTPStatus.FORBIDDEN, "this page needs the players' URL "
                                   "the host printed (with its ?view= token)\n")
     if path == "/state.json":
-        body = json.dumps(_state(host.session.battle), ensure_ascii=False).encode()
+        body = json.dumps(_state(host.session), ensure_ascii=False).encode()
         kind = "application/json; charset=utf-8"
     else:
         body, kind = _page(), "text/html; charset=utf-8"
