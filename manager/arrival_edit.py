@@ -61,6 +61,8 @@ class SetArrival(Action):
                     taken[(int(u.x // g), int(u.y // g))] = u.id
             return
         need(isinstance(self.turn, int) and self.turn >= 1, "the turn is a whole number, 1 or more")
+        need(self.turn <= battle.info.turns,
+             f"the battle lasts {battle.info.turns} turns: turn {self.turn} would never come")
         need(self.roll == 0 or 2 <= self.roll <= 6,
              "the roll is the D6 score needed, 2 to 6 (0: no roll)")
         check_entry(battle, self.entry)

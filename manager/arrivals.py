@@ -162,6 +162,28 @@ def auto_spots(battle, ruleset, arrival: Arrival, radius: float) -> dict | None:
     return spots
 
 
+def taken_boxes(battle, ruleset) -> dict | None:
+    """{box: unit id} on a gridded table under gridded rules (one unit a box), else None."""
+    g = battle.battlefield.grid
+    if not (g and ruleset.measure == "grid"):
+        return None
+    return {(int(u.x // g), int(u.y // g)): u.id for u in battle.live_units()}
+
+
+def spot_problem(battle, ruleset, arrival: Arrival, uid: str, pos, taken=None) -> str:
+    """Why the umpire may not set this arriving unit down at `pos` ('' when he may): too
+    far from the entry, or where the rules would not let it stand. `taken` (boxes) holds
+    the spots already given to the others of the arrival."""
+    kinds = {u.id: u.kind for _, u in arrival.units}
+    if uid not in kinds:
+        return f"{uid} is not part of this arrival"
+    limit = reach(battle, ruleset, arrival)
+    if entry_distance(arrival, pos) > limit:
+        return (f"({pos[0]:g}, {pos[1]:g}) is more than {limit:g} inches from "
+                f"{arrival.name or 'the entry'}")
+    return placement_problem(battle, ruleset, kinds[uid], pos, taken=taken)
+
+
 def _what(battle, arrival: Arrival) -> str:
     if arrival.scope == "command":
         c = battle.commands.get(arrival.id)
@@ -194,16 +216,10 @@ class BringOnArrival(Action):
         need(len(ids) == len(self.spots), "each spot is (unit id, x, y)")
         want = sorted(u.id for _, u in a.units)
         need(sorted(ids) == want, f"name a spot for each of {', '.join(want)}, once")
-        kinds = {u.id: u.kind for _, u in a.units}
         g = battle.battlefield.grid
-        taken = None
-        if g and ruleset.measure == "grid":
-            taken = {(int(u.x // g), int(u.y // g)): u.id for u in battle.live_units()}
-        limit = reach(battle, ruleset, a)
+        taken = taken_boxes(battle, ruleset)
         for uid, x, y in self.spots:
-            need(entry_distance(a, (x, y)) <= limit,
-                 f"{uid}: ({x:g}, {y:g}) is more than {limit:g} inches from {a.name or 'the entry'}")
-            why = placement_problem(battle, ruleset, kinds[uid], (x, y), taken=taken)
+            why = spot_problem(battle, ruleset, a, uid, (x, y), taken)
             need(not why, f"{uid}: {why}")
             if taken is not None:
                 taken[(int(x // g), int(y // g))] = uid
@@ -237,6 +253,36 @@ class BringOnArrival(Action):
                 return delay(f"no room near {where}")
         put_on(battle, a, spots)
         return [ReinforcementsArrived(what, where, tuple(sorted(spots)))]
+
+
+@register
+@dataclass(frozen=True)
+class RollForArrival(Action):
+    """Roll for a due reinforcement that comes on a die before setting it down, so the
+    umpire knows whether to place it: a success holds (a blocked entry later keeps it),
+    a failure puts it off a turn. `BringOnArrival` rolls by itself when this was not used."""
+    category: ClassVar[str] = "game"
+    arrival: str
+
+    def validate(self, battle, ruleset) -> None:
+        BringOnArrival(self.arrival).validate(battle, ruleset)
+        a = find_arrival(battle, self.arrival)
+        need(a.roll and not a.rolled, f"{_what(battle, a)} need no roll now")
+
+    def apply(self, battle, ruleset, dice) -> list:
+        a = find_arrival(battle, self.arrival)
+        what, turn, where = _what(battle, a), battle.state.turn, a.name or "their entry"
+        face = dice.d6(f"arrival: {what} ({a.roll}+ to come on at {where})")
+        if face < a.roll:
+            later = replace(a, due=turn + 1)
+            battle.set_pending(later if p.id == a.id else p for p in battle.pending)
+            return [ReinforcementsDelayed(what, f"rolled {face}, needed {a.roll}", turn + 1)]
+        battle.set_pending(replace(a, rolled=True) if p.id == a.id else p for p in battle.pending)
+        return [ArrivalRolled(what, face, a.roll)]
+
+
+ArrivalRolled = _event("ArrivalRolled", "{what}: rolled {face}, needed {roll}: they may come on",
+                       what=str, face=int, roll=int)
 
 
 def arrival_note(battle, ref: str) -> str:

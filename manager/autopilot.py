@@ -63,10 +63,10 @@ class Autopilot:
         if start < n:
             shadow = type(s).__new__(type(s))
             shadow.battle, shadow.ruleset, shadow.entries = probe, s.ruleset, []
-            from .arrivals import BringOnArrival
+            from .arrivals import BringOnArrival, RollForArrival
             from .plans import FollowPlan
             for entry in s.entries[start:n]:       # arrivals and plans are not asked
-                if not isinstance(entry.action, (BringOnArrival, FollowPlan)):
+                if not isinstance(entry.action, (BringOnArrival, RollForArrival, FollowPlan)):
                     commander.next_action()        # asked once before each action, as then
                 shadow._apply(entry.action, ReplaySource(entry.rolls))
         commander.battle = b
@@ -125,7 +125,7 @@ class Autopilot:
         for e in reversed(self.session.entries):
             if (e.turn, e.phase, e.side) != (st.turn, st.phase, st.active):
                 return True
-            if e.action.verb not in ("BringOnArrival", "FollowPlan"):
+            if e.action.verb not in ("BringOnArrival", "RollForArrival", "FollowPlan"):
                 return False
         return True
 

@@ -74,6 +74,7 @@ class Document(QObject):
         self._quiet = 0
         self._group = None
         self.manual_dice = False
+        self.arrivals_by_hand = False        # the umpire sets reinforcements down himself
         self.ask_faces = None                # set by the window: DiceRequest -> faces
         self.confirm = None                  # set by the window: (title, text) -> bool
         # Umpire correction mode: once the battle has begun, edits (place, paint, delete,

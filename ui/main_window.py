@@ -105,6 +105,10 @@ class MainWindow(QMainWindow):
             if self.isVisible():
                 self._default_dock_widths()
         self.docks["OobDock"].place_requested.connect(self._place_in)
+        self.docks["OobDock"].arrival_requested.connect(self.edit_arrival)
+        self.docks["PropertiesDock"].arrival_requested.connect(self.edit_arrival)
+        table.arrivals.drop_point = self._scene_at_global
+        table.arrivals.marks.connect(self.scene.overlays.show_arrival)
         turn = self.docks["TurnDock"]
         turn.aim.connect(self.scene.overlays.show_aim)
         turn.acted.connect(self.scene.overlays.flash)
@@ -229,6 +233,9 @@ class MainWindow(QMainWindow):
         self._action(e, "&Paste", lambda: self.clipboard.paste(self._paste_at()), QKeySequence.Paste)
         self._action(e, "&Delete", self.delete_selection, (QKeySequence.Delete, "Backspace"))
         self._action(e, "Select &all units", self.select_all, QKeySequence.SelectAll)
+        self._action(e, "Arrives &later…", self.edit_arrival, "Ctrl+Shift+L",
+                     "The selected command, unit or leader comes on during the battle: "
+                     "turn, die roll, entry")
         e.addSeparator()
         self.library = LibraryMenu(self)
         self.library.build(e)
@@ -341,6 +348,25 @@ class MainWindow(QMainWindow):
         self.use_tool("place")
         tool = self.tools["place"]
         tool.command.setCurrentIndex(max(0, tool.command.findData(cid)))
+
+    def edit_arrival(self, ref: str | None = None):
+        """Arrives later… for `ref`, or for the one piece selected."""
+        from .arrival_dialog import edit_arrival
+        if not isinstance(ref, str):
+            sel = self.doc.selection
+            if len(sel) != 1:
+                self._refused("select one command, unit or leader to arrive later")
+                return None
+            ref = sel[0]
+        return edit_arrival(self, ref)
+
+    def _scene_at_global(self, point):
+        """Inches on the table under a screen point, or None off the map (drops from docks)."""
+        local = self.view.viewport().mapFromGlobal(point)
+        if not self.view.viewport().rect().contains(local):
+            return None
+        p = self.view.mapToScene(local)
+        return p.x(), p.y()
 
     def select_all(self) -> None:
         self.doc.select([u.id for u in self.doc.shown.live_units()])

@@ -45,6 +45,14 @@ def name(battle, pid: str, also=None) -> str:
     return pid
 
 
+def arrival_name(battle, aid: str) -> str:
+    """The command's or unit's name of a reinforcement (off the table, so not in `units`)."""
+    a = battle.arrival_of(aid) if battle is not None else None
+    if a is not None and a.scope == "unit" and a.units:
+        return a.units[0][1].name
+    return name(battle, aid)
+
+
 def _changes(changes) -> str:
     return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in changes)
 
@@ -88,6 +96,13 @@ def action_text(battle, action, also=None) -> str:
         "ReshapeTerrain": lambda: f"Reshape {n(a.id)}",
         "EditTerrain": lambda: f"{n(a.id)}: {_changes(a.changes)}",
         "SetOption": lambda: f"Option {a.key.replace('_', ' ')}: {a.value}",
+        "SetArrival": lambda: (f"{n(a.target)}: on the table from the start" if not a.turn else
+                               f"{n(a.target)} arrives turn {a.turn}"
+                               + (f" on a {a.roll}+" if a.roll else "")
+                               + (f" at {a.name}" if a.name else "")),
+        "BringOnArrival": lambda: f"{arrival_name(battle, a.arrival)} come on"
+                                  + (" where the umpire set them" if a.spots else " at their entry"),
+        "RollForArrival": lambda: f"Roll for {arrival_name(battle, a.arrival)}",
     }
     make = texts.get(verb)
     try:

@@ -124,3 +124,36 @@ def test_undo_then_redo_is_identity_for_edits_touching_pending_units(actions):
     for want in states[1:]:
         s.redo()
         assert s.battle.fingerprint() == want
+
+
+def test_the_umpire_rolls_first_then_places_them_by_hand():
+    from manager import game_actions as ga
+    from manager.arrivals import BringOnArrival, RollForArrival, spot_problem
+    from manager.dice import QueueSource
+    from test_arrivals import to_move
+    src = QueueSource([])
+    s = Session(battle(), src)
+    s.execute(ga.StartBattle())
+    to_move(s, "b", 1)
+    with pytest.raises(IllegalAction, match="in their own side's turn"):
+        s.execute(RollForArrival("c2"))            # the other side's arrival: refused
+    src.push(2)
+    events = s.execute(RollForArrival("v2"))
+    assert events[0].describe() == "V2: rolled 2, needed 4; expected turn 2"
+    to_move(s, "b", 2)
+    src.push(5)
+    assert "they may come on" in s.execute(RollForArrival("v2"))[0].describe()
+    with pytest.raises(IllegalAction, match="need no roll"):
+        s.execute(RollForArrival("v2"))            # rolled: no second roll
+    a = s.battle.arrival_of("v2")
+    assert a.rolled and a.describe() == "arriving turn 2"
+    assert "more than" in spot_problem(s.battle, s.ruleset, a, "v2", (1.5, 1.5))
+    assert spot_problem(s.battle, s.ruleset, a, "v2", (55.5, 49.5)) == ""
+    s.execute(BringOnArrival("v2", (("v2", 55.5, 49.5),)))   # no second roll
+    assert s.battle.units["v2"].pos == (55.5, 49.5) and len(s.entries[-1].rolls) == 0
+
+
+def test_an_arrival_after_the_last_turn_is_refused():
+    s = Session(battle())
+    with pytest.raises(IllegalAction, match="lasts 8 turns: turn 9 would never come"):
+        s.execute(SetArrival("u1", 9, 0, "", ((1.5, 1.5),)))

@@ -117,3 +117,47 @@ class Overlays:
         for ring in self.flashes.values():
             self.scene.removeItem(ring)
         self.flashes = {}
+
+    # ---- a reinforcement being placed by hand: its entry, and the spots given so far ----
+    def show_arrival(self, entry=(), reach: float = 0.0, spots=()) -> None:
+        """The entry (a point or a stretch) in green with the reach the umpire may place
+        within, and a labelled square at each spot given. Nothing given: all gone."""
+        for item in getattr(self, "arrival_items", []):
+            self.scene.removeItem(item)
+        self.arrival_items = []
+        if not entry:
+            return
+        pen = QPen(QColor(20, 130, 40, 230), 0.5, Qt.DashLine)
+        path = QPainterPath()
+        (x0, y0), (x1, y1) = entry[0], entry[-1]
+        path.moveTo(x0, y0)
+        path.lineTo(x1, y1)
+        if reach:                                  # all within reach of the entry
+            from PySide6.QtGui import QPainterPathStroker
+            stroker = QPainterPathStroker()
+            stroker.setWidth(2 * reach)
+            stroker.setCapStyle(Qt.RoundCap)
+            spine = QPainterPath()
+            spine.moveTo(x0, y0)
+            spine.lineTo(x1 + 1e-3, y1)            # a point still makes a round cap
+            path.addPath(stroker.createStroke(spine).simplified())
+        line = QGraphicsPathItem(path)
+        line.setPen(pen)
+        self.arrival_items.append(line)
+        g = self.scene.doc.shown.battlefield.grid or 2.0
+        for label, (x, y) in spots:
+            box = QGraphicsPathItem()
+            p = QPainterPath()
+            p.addRect(x - g * 0.45, y - g * 0.45, g * 0.9, g * 0.9)
+            box.setPath(p)
+            box.setPen(QPen(QColor(20, 130, 40), 0.3))
+            text = QGraphicsSimpleTextItem(label)
+            text.setFont(QFont("Sans", 1))
+            text.setScale(g * 0.45)
+            text.setPos(x - g * 0.4, y - g * 0.35)
+            text.setBrush(QColor(20, 100, 30))
+            self.arrival_items += [box, text]
+        for item in self.arrival_items:
+            item.setZValue(OVERLAY_Z)
+            item.setAcceptedMouseButtons(Qt.NoButton)
+            self.scene.addItem(item)

@@ -9,11 +9,14 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (QAbstractItemView, QDockWidget, QGridLayout, QHBoxLayout, QInputDialog,
-                               QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
+                               QMenu, QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
-from manager.editor_actions import AddCommand, ReassignUnit, RenameCommand
+from manager.arrival_edit import SetArrival
+from manager.editor_actions import AddCommand, ReassignUnit, RemoveUnit, RenameCommand
 
-ROLE = Qt.UserRole        # ("side" | "command" | "unit", id)
+ROLE = Qt.UserRole        # ("side" | "command" | "unit" | "arrival", id): "arrival" is a
+                          # unit still to come (listed greyed under its command)
+DRAGGED = ("unit", "command", "arrival")
 
 
 class OobTree(QTreeWidget):
@@ -30,7 +33,8 @@ class OobTree(QTreeWidget):
         super().mousePressEvent(event)
         item = self.itemAt(event.position().toPoint())
         ref = item.data(0, ROLE) if item else None
-        self._pressed = ref if ref and ref[0] in ("unit", "command") else None
+        self._pressed = ref if ref and ref[0] in DRAGGED and event.button() == Qt.LeftButton \
+            else None
 
     def mouseMoveEvent(self, event):
         if self._pressed is not None:
@@ -43,10 +47,10 @@ class OobTree(QTreeWidget):
         self.viewport().unsetCursor()
         item = self.itemAt(event.position().toPoint())
         target = item.data(0, ROLE) if item else None
-        if pressed and target and target[0] in ("command", "unit"):
+        if pressed and target and target[0] in DRAGGED:
             cid = target[1] if target[0] == "command" else item.parent().data(0, ROLE)[1]
             moving = [i.data(0, ROLE) for i in self.selectedItems()
-                      if i.data(0, ROLE) and i.data(0, ROLE)[0] in ("unit", "command")]
+                      if i.data(0, ROLE) and i.data(0, ROLE)[0] in DRAGGED]
             if pressed not in moving:
                 moving = [pressed]
             if any(m != ("command", cid) and (m[0] == "command" or _parent_cid(self, m) != cid)
@@ -64,6 +68,7 @@ def _parent_cid(tree, ref):
 
 class OobDock(QDockWidget):
     place_requested = Signal(str)       # command id
+    arrival_requested = Signal(str)     # Arrives later… for this command or unit
 
     def __init__(self, doc, parent=None):
         super().__init__("Order of battle", parent)
@@ -91,6 +96,9 @@ class OobDock(QDockWidget):
         self.tree.dropped.connect(self.reassign)
         self.tree.itemSelectionChanged.connect(self._select_to_doc)
         self.tree.itemDoubleClicked.connect(self._double_clicked)
+        self.tree.setContextMenuPolicy(Qt.CustomContextMenu)
+        self.tree.customContextMenuRequested.connect(self._context_menu)
+        self.menu = None                 # the last context menu (tests pick from it)
         doc.changed.connect(self.sync)
         doc.selection_changed.connect(self._select_from_doc)
         self.sync()
@@ -131,6 +139,8 @@ class OobDock(QDockWidget):
                 if whole is not None and whole.leader:
                     lead = whole.leader[1]
                 text = c.name + (f"  ({lead.name}{', fallen' if lead.eliminated else ''})" if lead else "")
+                if whole is not None:            # seen without widening the dock
+                    text += f" — {whole.describe()}"
                 shaken = cid in b.state.shaken
                 ci = QTreeWidgetItem([text + ("   [SHAKEN]" if shaken else "")])
                 ci.setData(0, ROLE, ("command", cid))
@@ -141,6 +151,10 @@ class OobDock(QDockWidget):
                 lost = sum(1 for u in units if u.eliminated)
                 ci.setText(1, whole.describe() if whole is not None and not units
                            else f"{len(units) - lost}/{len(units)} units")
+                if whole is not None:
+                    for col in (0, 1):
+                        ci.setToolTip(col, f"{c.name}: {whole.describe()} (right-click to change)")
+                    ci.setForeground(0, QBrush(QColor("#505050")))
                 top.addChild(ci)
                 self.tree.item_of[cid] = ci
                 for u in units:
@@ -154,10 +168,13 @@ class OobDock(QDockWidget):
                         if k != cid:
                             continue
                         label = rs.profiles[u.kind].label if u.kind in rs.profiles else u.kind
-                        ui = QTreeWidgetItem([f"{u.name} — {label}", a.describe()])
+                        own = f" — {a.describe()}" if a.scope == "unit" else ""
+                        ui = QTreeWidgetItem([f"{u.name} — {label}{own}", a.describe()])
                         ui.setData(0, ROLE, ("arrival", u.id))
                         ui.setForeground(0, QBrush(QColor("#707070")))
+                        ui.setToolTip(0, f"{u.name}: {a.describe()} (right-click to change)")
                         ci.addChild(ui)
+                        self.tree.item_of[u.id] = ui
                 ci.setExpanded(c.id in expanded)
             top.setExpanded(first or side.id in expanded)
         self._syncing = False
@@ -224,7 +241,8 @@ class OobDock(QDockWidget):
         units = []
         for kind, ref in moving:
             units += list(b.hierarchy.units_of(ref)) if kind == "command" else [ref]
-        units = [u for u in units if b.hierarchy.find_command(u) != cid]
+        coming = {u.id: k for a in b.pending for k, u in a.units}
+        units = [u for u in units if coming.get(u, b.hierarchy.find_command(u)) != cid]
         if units:
             self.doc.execute_all([ReassignUnit(u, cid) for u in units],
                                  "{n} units join " + b.commands[cid].name)
@@ -263,6 +281,38 @@ class OobDock(QDockWidget):
         name, ok = QInputDialog.getText(self, "Rename command", "New name:", text=c.name)
         if ok:
             self.doc.execute(RenameCommand(c.id, name))
+
+    # ---- reinforcements: right-click a command or unit --------------------------------------
+    def _context_menu(self, point) -> None:
+        item = self.tree.itemAt(point)
+        ref = item.data(0, ROLE) if item else None
+        if not ref or ref[0] not in DRAGGED:
+            return
+        self.menu = self.context_menu(ref)
+        self.menu.popup(self.tree.viewport().mapToGlobal(point))
+
+    def context_menu(self, ref) -> QMenu:
+        """Arrives later… / Change arrival… / On the table from the start, and Delete for
+        a unit still to come (it is not on the map to select)."""
+        kind, pid = ref
+        b = self.doc.battle
+        a = b.arrival_of(pid)
+        menu = QMenu(self)
+        if a is None:
+            menu.addAction("Arrives later…", lambda: self.arrival_requested.emit(pid))
+        else:
+            whose = b.commands[a.id].name if a.scope == "command" else a.units[0][1].name
+            menu.addAction(f"Change arrival of {whose}…", lambda: self.arrival_requested.emit(a.id))
+            menu.addAction("On the table from the start",
+                           lambda: self.doc.execute(SetArrival(a.id, 0)))
+        if kind == "arrival":
+            menu.addAction("Delete this unit", lambda: self.doc.execute(RemoveUnit(pid)))
+        started = b.state.started
+        for act in menu.actions():
+            act.setEnabled(not started)
+            if started:
+                act.setToolTip("arrivals are set before the battle begins")
+        return menu
 
     def delete(self) -> None:
         self.doc.delete_selection()         # the tree's selection is the document's

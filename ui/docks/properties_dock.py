@@ -2,8 +2,10 @@
 validates it, and a refusal puts the field back and says why in red."""
 from __future__ import annotations
 
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDockWidget, QDoubleSpinBox, QFormLayout,
-                               QLabel, QLineEdit, QSpinBox, QVBoxLayout, QWidget)
+                               QHBoxLayout, QLabel, QLineEdit, QPushButton, QSpinBox, QVBoxLayout,
+                               QWidget)
 
 from manager.editor_actions import (EditLeader, EditTerrain, EditUnit, RelocateLeader,
                                    RelocateUnit)
@@ -13,6 +15,8 @@ from ..widgets import scrolled
 
 
 class PropertiesDock(QDockWidget):
+    arrival_requested = Signal(str)     # Arrives later… for the piece shown
+
     def __init__(self, doc, parent=None):
         super().__init__("Properties", parent)
         self.setObjectName("PropertiesDock")
@@ -62,8 +66,10 @@ class PropertiesDock(QDockWidget):
             return
         if self.pid in b.units:
             self._unit_form()
+            self._arrival_row()
         elif self.pid in b.leaders:
             self._leader_form()
+            self._arrival_row()
         else:
             self._terrain_form(piece)
         self._refresh()
@@ -132,6 +138,29 @@ class PropertiesDock(QDockWidget):
             w.setRange(0, bf.width if key == "x" else bf.height)
             w.setSuffix('"')
             self._add(key, key.upper(), w, "place_leader")
+
+    def _arrival_row(self) -> None:
+        """On the table from the start, or later: the button opens Arrives later…"""
+        host = QWidget()
+        row = QHBoxLayout(host)
+        row.setContentsMargins(0, 0, 0, 0)
+        b = self.doc.shown
+        started = b.state.started
+        self.arrival_label = QLabel("on the table from the start")
+        self.arrival_btn = QPushButton("Arrives later…")
+        if self.pid in b.leaders:
+            kind, _node = b.hierarchy.find_leader_node(self.pid)
+            self.arrival_label.setText("with his command" if kind == "command" else
+                                       "the army's general: from the start")
+            self.arrival_btn.setEnabled(kind == "command")
+        self.arrival_btn.setToolTip("Set the turn, die roll and entry at which it comes on "
+                                    "(before the battle begins)")
+        self.arrival_btn.setEnabled(self.arrival_btn.isEnabled() and not started
+                                    and self.doc.preview is None)
+        self.arrival_btn.clicked.connect(lambda: self.arrival_requested.emit(self.pid))
+        row.addWidget(self.arrival_label, 1)
+        row.addWidget(self.arrival_btn)
+        self.form.addRow("Arrival", host)
 
     def _terrain_form(self, feature) -> None:
         """Name a river, say what kind of wood or wall (the variant), a hill's level."""

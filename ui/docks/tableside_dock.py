@@ -11,6 +11,8 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDockWid
 from manager.errors import BerthierError
 from manager.game_actions import TableFire, TableMelee
 
+from ..widgets import scrolled
+from .arrivals_panel import ArrivalsPanel
 from .odds_view import odds_html
 
 
@@ -21,6 +23,8 @@ class TableSideDock(QDockWidget):
         self.doc = doc
         body = QWidget()
         lay = QVBoxLayout(body)
+        self.arrivals = ArrivalsPanel(doc)      # at the start of a side's move: who comes on
+        lay.addWidget(self.arrivals)
         self.title = QLabel()
         self.title.setWordWrap(True)
         lay.addWidget(self.title)
@@ -43,7 +47,7 @@ class TableSideDock(QDockWidget):
         self.resolve_btn.clicked.connect(self.resolve)
         lay.addWidget(self.resolve_btn)
         lay.addStretch(1)
-        self.setWidget(body)
+        self.setWidget(scrolled(body))
         self.fields: dict = {}
         self._verb = None
         self._key = None

@@ -180,7 +180,12 @@ class TurnDock(QDockWidget):
             self.heading.setText(f"<b>Turn {st.turn}</b> of {b.info.turns} — <b>{side}</b> — "
                                  f"{phase.label} phase")
             allowed = ", ".join(sorted(a for a in phase.actions if a != "EndPhase"))
-            self.help.setText(f"{phase.help}\nAllowed: {allowed}.")
+            from manager.arrivals import due_arrivals
+            from ..wording import arrival_name
+            due = [arrival_name(b, a.id) for a in due_arrivals(b, rs)]
+            self.help.setText(f"{phase.help}\nAllowed: {allowed}."
+                              + (f"\nReinforcements due: {', '.join(due)} (place them in the "
+                                 f"Table-side panel)" if due else ""))
         self.start_btn.setVisible(not st.started)
         for btn in (self.next_btn, self.auto_btn, self.auto_turn_btn):
             btn.setEnabled(live and st.started and not st.over)
@@ -430,8 +435,11 @@ class TurnDock(QDockWidget):
         self._bring_on()
 
     def _bring_on(self) -> None:
-        """Reinforcements due at the start of their side's move come on at their entry."""
+        """Reinforcements due at the start of their side's move come on at their entry,
+        unless the umpire places them by hand (the Table-side panel)."""
         from manager.arrivals import BringOnArrival, due_arrivals
+        if self.doc.arrivals_by_hand:
+            return
         for a in due_arrivals(self.doc.battle, self.doc.ruleset):
             if not self.doc.execute(BringOnArrival(a.id)):
                 break
