@@ -214,3 +214,23 @@ def test_automatic_placement_and_the_properties_dock_button(open_window, qtbot, 
     panel = w.docks["TableSideDock"].arrivals
     assert "Second arrive at the Raigern road" in panel.status.text()
     assert "U4 arrive at the Raigern road" in panel.status.text()
+
+
+def test_a_unit_still_to_come_dragged_to_another_command_keeps_its_timing(open_window, qtbot,
+                                                                            tmp_path):
+    w = open_window(scenario(tmp_path))
+    tree = w.docks["OobDock"].tree
+    tree.expandAll()
+    before = w.doc.battle.fingerprint()
+    start = tree.visualItemRect(tree.item_of["u2"]).center()
+    end = tree.visualItemRect(tree.item_of["c1"]).center()
+    drag(qtbot, tree.viewport(), start, end)
+    b = w.doc.battle
+    a = b.arrival_of("u2")
+    assert a.scope == "unit" and a.units[0][0] == "c1"
+    assert a.describe() == "arriving turn 2 at the Raigern road" and "u2" not in b.units
+    tree.expandAll()
+    assert tree.item_of["u2"].parent() is tree.item_of["c1"]
+    assert tree.item_of["u2"].text(0) == "U2 — Infantry — arriving turn 2 at the Raigern road"
+    qtbot.keyClick(w, Qt.Key_Z, Qt.ControlModifier)
+    assert w.doc.battle.fingerprint() == before
