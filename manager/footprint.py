@@ -226,11 +226,14 @@ def _advanced(mover: Footprint, along: float, ds) -> np.ndarray:
     return shapely.polygons(ring)
 
 
+@lru_cache(maxsize=8192)
 def contact_point(mover: Footprint, target: Footprint, along: float) -> tuple[float, float] | None:
     """Where the mover's centre stands when, advancing from where it is along bearing
     `along`, its base first touches the target's; None if it would never touch.
 
     Found by bisection on the distance advanced (shapely answers touch or not).
+    Remembered (bases are immutable values): a charge's check, its odds and its
+    resolution ask the same question.
     """
     fx, fy = heading(along)
     far = distance(mover.centre, target.centre) + mover.frontage + mover.depth + \

@@ -44,6 +44,7 @@ class TerrainIndex:
         self.grid = Grid(battlefield.grid, battlefield.width, battlefield.height)
         self.boxes: dict[Box, BoxTerrain] = {}
         self.walls: list[LineString] = []
+        self._wall_between: dict[tuple[Box, Box], bool] = {}   # the terrain never changes
         kinds: dict[Box, set] = {}
         elevation: dict[Box, int] = {}
         size = self.grid.size
@@ -72,6 +73,8 @@ class TerrainIndex:
                             elevation[(c, r)] = max(elevation.get((c, r), 0), feature.level)
         for b, ks in kinds.items():
             self.boxes[b] = BoxTerrain(frozenset(ks), elevation.get(b, 0))
+        self._wall_boxes = [w.bounds for w in self.walls]
+        self._near: dict[Box, object] = {}      # the circle about a box's centre
         # what lines of sight ask of every box they cross, as plain lookups
         self.heights: dict[Box, int] = dict(elevation)
         self.screens: dict[Box, str] = {b: "/".join(sorted(ks & SCREENS))
@@ -84,11 +87,26 @@ class TerrainIndex:
         """Does a wall, hedge or fence cross the line between two box centres near b?"""
         if not self.walls:
             return False
+        hit = self._wall_between.get((a, b))
+        if hit is None:
+            hit = self._wall_between[(a, b)] = self._wall_crosses(a, b)
+        return hit
+
+    def _wall_crosses(self, a: Box, b: Box) -> bool:
         s = self.grid.size
-        line = LineString([((a[0] + .5) * s, (a[1] + .5) * s), ((b[0] + .5) * s, (b[1] + .5) * s)])
-        near_b = Point((b[0] + .5) * s, (b[1] + .5) * s).buffer(s * 1.01)
+        (ax, ay), (bx, by) = ((a[0] + .5) * s, (a[1] + .5) * s), ((b[0] + .5) * s, (b[1] + .5) * s)
+        lo_x, lo_y, hi_x, hi_y = min(ax, bx), min(ay, by), max(ax, bx), max(ay, by)
+        # a wall whose box misses the line's cannot cross it: most shots meet no wall
+        walls = [w for w, (x0, y0, x1, y1) in zip(self.walls, self._wall_boxes)
+                 if x0 <= hi_x and lo_x <= x1 and y0 <= hi_y and lo_y <= y1]
+        if not walls:
+            return False
+        line = LineString([(ax, ay), (bx, by)])
+        near_b = self._near.get(b)
+        if near_b is None:
+            near_b = self._near[b] = Point(bx, by).buffer(s * 1.01)
         return any(line.intersects(w) and line.intersection(w).intersects(near_b)
-                   for w in self.walls)
+                   for w in walls)
 
 
 def per_battlefield(build):

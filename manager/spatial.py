@@ -100,15 +100,18 @@ def charged_ids(battle, side: str, mark) -> frozenset:
 
 
 def own_base(battle, key: str, unit, build):
-    """A unit's own base (`build()`), memoised per battle version under `key`: the inch
-    rulesets ask for it thousands of times a turn of units that did not change, and a
-    trial copy of a unit is another object, so it never gets the memo's answer."""
-    memo = battle.cached(key, dict)
+    """A unit's own base (`build()`), memoised under `key`: the inch rulesets ask for it
+    thousands of times a turn of units that did not change, and a trial copy of a unit
+    is another object, so it never gets the memo's answer."""
+    # kept across the battle's changes, not cleared with its cache: most units do not
+    # change in an action, and one that does is another record (its old base never
+    # answers for it); a new scenario info (the options scale bases) is a miss too
+    memo = battle.kept(key, dict)
     hit = memo.get(unit.id)
-    if hit is not None and hit[0] is unit:
-        return hit[1]
+    if hit is not None and hit[0] is unit and hit[1] is battle.info:
+        return hit[2]
     fp = build()
-    memo[unit.id] = (unit, fp)
+    memo[unit.id] = (unit, battle.info, fp)
     return fp
 
 

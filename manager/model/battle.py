@@ -66,6 +66,7 @@ class Battle:
         self.pending: tuple[Arrival, ...] = tuple(pending)
         self.version = 0
         self._cache: dict = {}
+        self._kept: dict = {}              # memos that check their own entries (kept)
         self._derived: dict = {}           # views kept up to date from the change journal
         self._journal: list = [("all",)]   # what changed, for incremental views
         self._journal_base = 0
@@ -85,7 +86,7 @@ class Battle:
 
     def copy(self) -> "Battle":
         b = Battle.__new__(Battle)
-        b.version, b._cache, b._derived = 0, {}, {}
+        b.version, b._cache, b._derived, b._kept = 0, {}, {}, {}
         b._journal, b._journal_base = [("all",)], 0
         b.restore(self.snapshot())
         return b
@@ -203,6 +204,14 @@ class Battle:
         except KeyError:
             value = self._cache[key] = build()
             return value
+
+    def kept(self, key, build):
+        """A store kept across changes (never cleared by `touch`): for memos whose every
+        entry checks itself against the records it was made from. A copy starts empty."""
+        store = self._kept.get(key)
+        if store is None:
+            store = self._kept[key] = build()
+        return store
 
     def peek(self, key, default=None):
         """A derived value if one is cached now, without building it."""

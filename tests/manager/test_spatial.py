@@ -142,3 +142,26 @@ def test_closer_than_is_the_gap_test(a, b, inches):
     from manager.footprint import Footprint, closer_than, gap
     fa, fb = Footprint(*a), Footprint(*b)
     assert closer_than(fa, fb, inches) == (gap(fa, fb) < inches)
+
+
+def test_wall_between_is_the_shapes_answer_for_every_pair_of_boxes():
+    """TerrainIndex.wall_between skips walls by their boxes and remembers each answer:
+    for every pair of boxes it is what the shapes say (the test builds them itself)."""
+    from shapely.geometry import LineString, Point
+
+    from builders import build, line
+    from manager.geometry import terrain_index
+    b = build([], terrain=[line("wall", (6, 3), (6, 8)), line("wall", (2, 2), (9, 2))],
+              width=12, height=10)
+    t = terrain_index(b.battlefield)
+    s = t.grid.size
+    boxes = [(c, r) for c in range(0, 12, 2) for r in range(0, 10)]
+    walls = [w for w in t.walls]
+    for a in boxes:
+        for z in boxes:
+            ln = LineString([((a[0] + .5) * s, (a[1] + .5) * s), ((z[0] + .5) * s, (z[1] + .5) * s)])
+            near = Point((z[0] + .5) * s, (z[1] + .5) * s).buffer(s * 1.01)
+            want = any(ln.intersects(w) and ln.intersection(w).intersects(near) for w in walls)
+            assert t.wall_between(a, z) == want, (a, z)
+            assert t.wall_between(a, z) == want               # and so when remembered
+

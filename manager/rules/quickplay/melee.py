@@ -246,13 +246,16 @@ def melee_odds(battle, m: Melee) -> Odds:
     n, plus = fighter(battle, d, attackers[0], False)
     d_dist = _die_hits(plus).times(n)
     first = attackers[0]
-    out = {"defender tests morale": Fraction(0), "attackers test morale": Fraction(0),
-           "drawn": Fraction(0), f"{d.name} eliminated": Fraction(0),
-           f"{first.name} eliminated": Fraction(0)}
-    pa, pd = a_dist.probabilities(), d_dist.probabilities()
-    for ha, qa in enumerate(pa):
-        for hd, qd in enumerate(pd):
-            q = qa * qd
+    # summed in whole numbers over the common denominator (each pair's chance is
+    # wa * wd / total), one Fraction per outcome at the end: the same exact values
+    out = {"defender tests morale": 0, "attackers test morale": 0,
+           "drawn": 0, f"{d.name} eliminated": 0, f"{first.name} eliminated": 0}
+    total = a_dist.total * d_dist.total
+    for ha, wa in enumerate(a_dist.weights):
+        if not wa:
+            continue
+        for hd, wd in enumerate(d_dist.weights):
+            q = wa * wd
             if not q:
                 continue
             d_gone, a_gone = ha >= d.hits, hd >= first.hits
@@ -266,7 +269,7 @@ def melee_odds(battle, m: Melee) -> Odds:
                 out["attackers test morale"] += q
     odds = Odds("melee", [OddsLine(f"hits on {d.name}", a_dist, d.name),
                           OddsLine(f"hits on {first.name}", d_dist, first.name)])
-    odds.outcomes = out
+    odds.outcomes = {k: Fraction(w, total) for k, w in out.items()}
     return odds
 
 
