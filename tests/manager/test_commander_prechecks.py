@@ -163,3 +163,28 @@ def test_d3_out_of_range_is_refused(a, e, fa, fe, ka, ke):
         assume(False)
     if surely_out_of_range(s.battle, s.battle.units["a"], s.battle.units["e"]):
         assert refused(s, ga.Fire("a", "e"))
+
+
+# ---- quick-play charges -----------------------------------------------------------------------
+@settings(max_examples=120, deadline=None)
+@given(spot, spot, st.integers(0, 359), st.integers(0, 359),
+       st.sampled_from(["line_infantry", "light_cavalry", "heavy_cavalry", "grenadiers"]),
+       st.sampled_from(KINDS))
+def test_quickplay_too_far_charges_are_refused(a, e, fa, fe, ka, ke):
+    from manager.rules.quickplay.melee import surely_too_far
+    b = build_table([piece("a", "blue", ka, a, facing=fa),
+                     piece("e", "red", ke, e, facing=fe)], "quickplay")
+    s, _ = session_at(b, "act", side="blue")
+    if surely_too_far(s.battle, s.battle.units["a"], s.battle.units["e"]):
+        assert refused(s, ga.Charge("a", "e"))
+
+
+def test_quickplay_too_far_in_play():
+    from manager.footprint import distance
+    from manager.rules.quickplay.melee import surely_too_far
+    skipped = 0
+    for s, u, e in every_pair_in_play("quickplay", "act"):
+        if distance(u.pos, e.pos) < 30 and surely_too_far(s.battle, u, e):
+            skipped += 1
+            assert refused(s, ga.Charge(u.id, e.id))
+    assert skipped > 100

@@ -12,7 +12,7 @@ from ...footprint import bearing, distance, heading, surely_apart
 from ...game_actions import Charge, Fire, MoveLeader, MoveUnit, Rally
 from ...model.forces import mark
 from ..common import OrdersCommander
-from .melee import charge_odds, fire_odds, melees
+from .melee import charge_odds, fire_odds, melees, surely_too_far
 from .moves import lands_on_another, max_allowance
 from .tables import RANGES
 from .units import acted, arm, footprint, near, prof
@@ -61,6 +61,8 @@ class Commander(OrdersCommander):
         if arm(u) != "artillery":
             best, value = None, 0.3
             for e in near(b, u.pos, max_allowance(b, u) + 6, b.enemy_of(self.side)):
+                if surely_too_far(b, u, e):           # the rules would refuse it
+                    continue
                 action = Charge(u.id, e.id)
                 if not self.legal(action):
                     continue

@@ -15,7 +15,8 @@ from shapely.geometry import LineString
 from ...actions import need
 from ...errors import IllegalAction
 from ...events import MeleeResolved, UnitMoved
-from ...footprint import angle_between, aspect, bearing, contact_point, distance, overlap, travel
+from ...footprint import (EPS, angle_between, aspect, bearing, contact_point, distance, gap,
+                          overlap, surely_apart, travel)
 from ...model.forces import mark
 from ...odds import Dist, Odds, OddsLine
 from ...table_terrain import table_terrain
@@ -39,6 +40,19 @@ def charge_plan(battle, unit, target):
     need(spot is not None and not overlap(fp.moved(*spot, way), tfp),
          f"{unit.name} cannot reach {target.name} in a straight line")
     return spot, way, travel(fp, fp.moved(*spot, way))
+
+
+def surely_too_far(battle, unit, target) -> bool:
+    """Is the target certainly beyond the charger's best roll (check_charge refuses it)?
+    The base, turned toward the target, must advance at least its gap to the target's
+    (less touching) before they meet, and the charge costs at least that advance (its
+    farthest corner travels no less than its centre). A cheap first look for the
+    automatic commander: no line of sight, no bisection."""
+    fp, tfp = footprint(battle, unit), footprint(battle, target)
+    way = round(bearing(unit.pos, target.pos)) % 360
+    start = fp.moved(unit.x, unit.y, way)
+    slack = max_allowance(battle, unit) + 1e-6 + EPS + 1e-6
+    return surely_apart(start, tfp, slack) or gap(start, tfp) > slack
 
 
 def check_charge(battle, action) -> None:
