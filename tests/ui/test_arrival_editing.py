@@ -234,3 +234,32 @@ def test_a_unit_still_to_come_dragged_to_another_command_keeps_its_timing(open_w
     assert tree.item_of["u2"].text(0) == "U2 — Infantry — arriving turn 2 at the Raigern road"
     qtbot.keyClick(w, Qt.Key_Z, Qt.ControlModifier)
     assert w.doc.battle.fingerprint() == before
+
+
+def test_a_leader_arrives_with_his_command_and_the_general_cannot(open_window, qtbot, tmp_path):
+    path = scenario(tmp_path, second_arrives=False)
+    text = path.read_text(encoding="utf-8").replace(
+        'home_edge = "west"\n', 'home_edge = "west"\n'
+        'general = { id = "g", name = "The General", quality = 4, at = [1, 18] }\n', 1)
+    path.write_text(text, encoding="utf-8")
+    w = open_window(path)
+    props = w.docks["PropertiesDock"]
+    w.doc.select(["g"])
+    assert props.arrival_label.text() == "the army's general: from the start"
+    assert not props.arrival_btn.isEnabled()
+    w.doc.select(["l2"])
+    assert props.arrival_label.text() == "with his command"
+    qtbot.mouseClick(props.arrival_btn, Qt.LeftButton)
+    dlg = w.arrival_dialog
+    qtbot.waitUntil(dlg.isVisible)
+    assert dlg.target == "c2" and "Second" in dlg.heading.text()
+    assert dlg.name.text() == "the west edge (middle)"          # the side's home edge
+    qtbot.mouseClick(dlg.buttons.button(QDialogButtonBox.Ok), Qt.LeftButton)
+    b = w.doc.battle
+    assert "l2" not in b.leaders and b.arrival_of("l2").id == "c2"
+    assert b.arrival_of("c2").entry == ((1.5, 20.0), (1.5, 40.0))
+    w.doc.select(["g"])                                           # Edit > Arrives later
+    w.activateWindow()
+    qtbot.waitUntil(w.isActiveWindow)
+    qtbot.keyClick(w, Qt.Key_L, Qt.ControlModifier | Qt.ShiftModifier)
+    assert "commands the army" in w.statusBar().currentMessage()
