@@ -45,9 +45,13 @@ class SetArrival(Action):
         need(not battle.state.started, "arrivals are set before the battle begins")
         pending = find_arrival(battle, self.target)
         inside = battle.arrival_of(self.target)
+        named = lambda ref: (battle.commands[ref].name if ref in battle.commands  # noqa: E731
+                             else battle.all_units()[ref].name if ref in battle.all_units()
+                             else ref)
         need(pending is not None or inside is None,
-             f"{self.target} arrives with its command {inside.id if inside else ''}: "
-             f"set or clear the command's arrival")
+             f"{named(self.target)} arrives with its command "
+             f"{named(inside.id) if inside else ''} ({self.target} in "
+             f"{inside.id if inside else ''}): set or clear the command's arrival")
         if self.turn == 0:
             need(pending is not None, f"{self.target} has no arrival to clear")
             taken = None
@@ -74,9 +78,11 @@ class SetArrival(Action):
                 need(not u.eliminated, f"{u.name} is gone")
             else:
                 need(battle.hierarchy.units_of(self.target),
-                     f"{self.target} has no units on the table to hold back")
-                need(not any(cid == self.target for a in battle.pending for cid, _ in a.units),
-                     f"some units of {self.target} already have their own arrival: clear those first")
+                     f"{named(self.target)} has no units on the table to hold back")
+                own = [u.name for a in battle.pending for cid, u in a.units if cid == self.target]
+                need(not own, f"{', '.join(own)} of {named(self.target)} already "
+                              f"{'has its' if len(own) == 1 else 'have their'} own arrival: "
+                              f"clear {'it' if len(own) == 1 else 'those'} first")
 
     def apply(self, battle, ruleset, dice):
         pending = find_arrival(battle, self.target)

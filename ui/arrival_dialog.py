@@ -153,7 +153,7 @@ class ArrivalDialog(QDialog):
             lead = b.leaders.get(lid) or (self.current.leader[1] if self.current and
                                           self.current.leader else None)
             n = len(b.hierarchy.units_of(self.target)) or len(self.current.units if self.current else ())
-            who = f" ({n} units" + (f" and {lead.name}" if lead else "") + ")"
+            who = f" ({n} unit{'s' if n != 1 else ''}" + (f" and {lead.name}" if lead else "") + ")"
             return f"<b>{c.name}</b>{who} arrive later, all together."
         u = b.all_units()[self.target]
         return f"<b>{u.name}</b> arrives later, on its own."

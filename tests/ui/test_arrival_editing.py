@@ -97,7 +97,8 @@ def test_set_an_arrival_save_reopen_place_by_hand_and_undo(open_window, qtbot, t
     qtbot.waitUntil(dlg.isVisible)
     before = w.doc.battle.fingerprint()
     qtbot.mouseClick(dlg.buttons.button(QDialogButtonBox.Ok), Qt.LeftButton)
-    assert dlg.isVisible() and "already have their own arrival" in dlg.error.text()
+    assert dlg.isVisible() and dlg.error.text() == \
+        "V2 of Third already has its own arrival: clear it first"
     shot(dlg, tmp_path, "arrival_dialog_refused")
     qtbot.mouseClick(dlg.buttons.button(QDialogButtonBox.Cancel), Qt.LeftButton)
     assert w.doc.battle.fingerprint() == before
