@@ -34,10 +34,12 @@ def read_orders(battle, cid: str, side: str) -> tuple[str, tuple | None]:
 
 
 class Autopilot:
-    def __init__(self, session, sides=None, execute=None):
+    def __init__(self, session, sides=None, execute=None, bring_on: bool = True):
         """`execute` runs an action or raises IllegalAction (default: the session's own;
-        the desktop app passes its document's, so each move lands on the undo stack)."""
+        the desktop app passes its document's, so each move lands on the undo stack).
+        `bring_on=False` leaves due reinforcements to the umpire (placed by hand)."""
         self.session = session
+        self.bring_on = bring_on
         self.execute = execute or session.execute
         battle = session.battle
         self.sides = set(sides or battle.sides)
@@ -85,7 +87,7 @@ class Autopilot:
         if b.state.active not in self.sides:
             return False
         from .arrivals import BringOnArrival, due_arrivals
-        due = due_arrivals(b, s.ruleset)
+        due = due_arrivals(b, s.ruleset) if self.bring_on else []
         if due:                     # reinforcements first: at the start of their side's move
             self.execute(BringOnArrival(due[0].id))
             self._left_at = self._where()

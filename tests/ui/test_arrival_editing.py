@@ -264,3 +264,26 @@ def test_a_leader_arrives_with_his_command_and_the_general_cannot(open_window, q
     qtbot.waitUntil(w.isActiveWindow)
     qtbot.keyClick(w, Qt.Key_L, Qt.ControlModifier | Qt.ShiftModifier)
     assert "commands the army" in w.statusBar().currentMessage()
+
+
+def test_auto_turn_leaves_reinforcements_to_the_umpire_placing_by_hand(open_window, qtbot,
+                                                                       tmp_path):
+    w = open_window(scenario(tmp_path))
+    panel = w.docks["TableSideDock"].arrivals
+    panel.mode.setCurrentIndex(1)                       # by hand
+    turn = w.docks["TurnDock"]
+    qtbot.mouseClick(turn.start_btn, Qt.LeftButton)
+    qtbot.mouseClick(turn.auto_turn_btn, Qt.LeftButton)   # turn 1
+    qtbot.mouseClick(turn.auto_turn_btn, Qt.LeftButton)   # turn 2: Second is due
+    b = w.doc.battle
+    assert b.state.turn == 3 and b.arrival_of("c2") is not None
+    assert not any(e.action.verb == "BringOnArrival" for e in w.doc.session.entries)
+    while not (b.state.active == "a" and b.state.phase == "move"):   # still by hand
+        qtbot.mouseClick(turn.next_btn, Qt.LeftButton)
+        b = w.doc.battle
+    assert "Second: due now" in panel.status.text() and b.arrival_of("c2") is not None
+    panel.mode.setCurrentIndex(0)                       # automatic: Auto phase brings them
+    n = len(w.doc.session.entries)
+    qtbot.mouseClick(turn.auto_btn, Qt.LeftButton)
+    first = w.doc.session.entries[n]
+    assert first.action.verb == "BringOnArrival" and {"u2", "u3"} <= set(w.doc.battle.units)

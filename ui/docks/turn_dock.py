@@ -445,7 +445,8 @@ class TurnDock(QDockWidget):
                 break
 
     def _auto(self, play) -> None:
-        pilot = Autopilot(self.doc.session, sides=set(self.doc.battle.sides), execute=self.doc.run)
+        pilot = Autopilot(self.doc.session, sides=set(self.doc.battle.sides), execute=self.doc.run,
+                          bring_on=not self.doc.arrivals_by_hand)
         try:
             with self.doc.batch():
                 play(pilot)
