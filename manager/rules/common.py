@@ -37,7 +37,8 @@ def check_two_sides(battle) -> None:
     need(not battle.state.started, "the battle has already started")
     need(len(battle.sides) == 2, f"a battle needs two sides, this one has {len(battle.sides)}")
     for side in battle.sides:
-        need(battle.live_units(side), f"{battle.sides[side].name} has no units")
+        need(battle.live_units(side) or any(a.side == side for a in battle.pending),
+             f"{battle.sides[side].name} has no units")     # (reinforcements count)
 
 
 def dice_off(battle, dice, purpose: str) -> str:

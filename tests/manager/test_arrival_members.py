@@ -157,3 +157,21 @@ def test_an_arrival_after_the_last_turn_is_refused():
     s = Session(battle())
     with pytest.raises(IllegalAction, match="lasts 8 turns: turn 9 would never come"):
         s.execute(SetArrival("u1", 9, 0, "", ((1.5, 1.5),)))
+
+
+@pytest.mark.parametrize("ruleset", ["morschauser", "featherstone", "harman", "d3", "quickplay"])
+def test_an_army_all_still_to_come_starts_and_does_not_concede(ruleset):
+    from manager import game_actions as ga
+    from manager.autopilot import Autopilot
+    from manager.scenario_io import battle_from_dict
+    from test_arrivals import data
+    d = data()
+    d["scenario"]["ruleset"] = ruleset
+    d["sides"][0]["commands"][0]["arrives"] = {"turn": 2, "at": [0, 2]}
+    b = battle_from_dict(d, "<all to come>")
+    assert not b.live_units("a")
+    s = Session(b)
+    s.execute(ga.StartBattle())
+    Autopilot(s).play(max_turns=2)
+    assert not (b.state.over and b.state.winner == "b" and b.state.turn < 2), b.state.reason
+    assert {"u1", "u4", "u2", "u3"} <= set(b.units)     # both commands came on, on turn 2

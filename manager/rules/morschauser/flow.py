@@ -15,7 +15,8 @@ def check_start(battle, action) -> None:
     need(not battle.state.started, "the battle has already started")
     need(len(battle.sides) == 2, f"a battle needs two sides, this one has {len(battle.sides)}")
     for side in battle.sides:
-        need(battle.live_units(side), f"{battle.sides[side].name} has no units")
+        need(battle.live_units(side) or any(a.side == side for a in battle.pending),
+             f"{battle.sides[side].name} has no units")     # (reinforcements count)
     first = battle.info.first_side
     need(first == "roll" or first in battle.sides, f"first_side {first!r} is not a side")
     if battle.option("army_composition"):

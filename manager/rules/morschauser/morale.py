@@ -211,7 +211,8 @@ def settle(battle, events: list) -> None:
         return
     rule = battle.option("army_morale", "all")
     for side in battle.sides:
-        live = battle.live_units(side)
+        # an army whose units are all gone concedes, unless reinforcements are still to come
+        live = battle.live_units(side) or any(a.side == side for a in battle.pending)
         broken = h.army_broken(side, battle.state.shaken, rule)
         if broken or not live:
             reason = ("every unit is gone" if not live else
