@@ -154,10 +154,26 @@ def _join(args) -> int:
 
 class CopyKeeper:
     """Keeps `--save COPY` up to date: a battle file recording the laptop's session, made
-    again whenever the laptop is re-synced onto a new session."""
+    again whenever the laptop is re-synced onto a new session. A copy left by a laptop
+    that was killed is opened again, so the laptop resumes from its last entry."""
 
-    def __init__(self, laptop, path):
-        self.laptop, self.path, self.file = laptop, Path(path), None
+    def __init__(self, path):
+        self.laptop, self.path, self.file = None, Path(path), None
+
+    def resume(self):
+        """The session the copy holds, or None (no copy yet, or not one to resume from)."""
+        if not self.path.exists():
+            return None
+        from ..store import open_battle
+        try:
+            self.file = open_battle(self.path)
+        except BerthierError as exc:
+            print(f"berthier: {exc}; starting afresh", file=sys.stderr)
+            return None
+        return self.file.session
+
+    def bind(self, laptop) -> None:
+        self.laptop = laptop
         laptop.add_listener(self._on)
 
     def _on(self, kind, **details) -> None:
@@ -180,9 +196,11 @@ class CopyKeeper:
 async def _follow(args, commands) -> int:
     from .laptop import Laptop
     from .pilot import play_auto
+    keeper = CopyKeeper(args.save) if args.save else None
     laptop = Laptop(args.address, args.code, commands, name=args.name or "",
-                    laptop_id=args.laptop_id)
-    keeper = CopyKeeper(laptop, args.save) if args.save else None
+                    laptop_id=args.laptop_id, session=keeper.resume() if keeper else None)
+    if keeper is not None:
+        keeper.bind(laptop)
     laptop.add_listener(_printer(laptop))
     stop = asyncio.Event()
     _stop_on_signals(stop)

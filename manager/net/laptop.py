@@ -48,14 +48,16 @@ class ConnectionLost(ActionRefused):
 class Laptop:
     def __init__(self, address: str, code: str, commands, *, name: str = "",
                  laptop_id: str | None = None, backoff: tuple[float, float] = (0.2, 5.0),
-                 reconnect: bool = True, rate: float = 20.0, burst: float = 40.0):
+                 reconnect: bool = True, rate: float = 20.0, burst: float = 40.0,
+                 session: Session | None = None):
+        """`session`: the battle as this laptop last had it (a saved copy), to resume from."""
         self.host, self.port = addr.split_address(address)
         self.uri = f"ws://{addr.join_address(self.host, self.port)}{PLAY_PATH}"
         self.code, self.commands = code, sorted(set(commands))
         self.laptop_id = laptop_id or secrets.token_hex(8)
         self.name = name or f"{socket.gethostname()} {self.laptop_id[:4]}"
         self.backoff, self.reconnect = backoff, reconnect
-        self.session: Session | None = None
+        self.session: Session | None = session
         self.state = "disconnected"       # connecting, joined, reconnecting, refused, closed
         self.acting_info: dict = {}
         self.joins = 0                    # how many times this laptop has (re)joined
@@ -269,6 +271,7 @@ class Laptop:
             self._refusal = reason
             self._set_state("refused", reason)
         self._emit("error", reason=reason)
+        self._bump()
 
     # ---- what this laptop sends -------------------------------------------------------------
     async def _request(self, kind: str, **fields):

@@ -55,11 +55,14 @@ def respond(connection, request, host):
     else:
         body, kind = _page(), "text/html; charset=utf-8"
     response = connection.respond(HTTPStatus.OK, "")
-    response.headers["Content-Type"] = kind
-    response.headers["Content-Length"] = str(len(body))
-    response.headers["Cache-Control"] = "no-store"
-    response.headers["X-Content-Type-Options"] = "nosniff"
+    headers = response.headers          # a multi-dict: setting a name adds a line; replace
+    for name in ("Content-Type", "Content-Length"):
+        del headers[name]
+    headers["Content-Type"] = kind
+    headers["Content-Length"] = str(len(body))
+    headers["Cache-Control"] = "no-store"
+    headers["X-Content-Type-Options"] = "nosniff"
     if path != "/state.json":
-        response.headers["Set-Cookie"] = f"{COOKIE}={token}; Path=/; SameSite=Strict; HttpOnly"
+        headers["Set-Cookie"] = f"{COOKIE}={token}; Path=/; SameSite=Strict; HttpOnly"
     response.body = body
     return response

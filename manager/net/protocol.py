@@ -14,7 +14,8 @@ import hashlib
 import json
 import time
 
-from ..actions import Action, action_from_dict
+from .. import session as _every_action  # noqa: F401  (the registry holds every action)
+from ..actions import REGISTRY, Action, action_from_dict
 from ..errors import BerthierError
 
 VERSION = 1
@@ -152,6 +153,10 @@ def decode(raw, limit: int = MAX_MESSAGE) -> dict:
 
 def rebuild_action(d: dict) -> Action:
     """An action from its logged form, through the registry only; game actions only."""
+    cls = REGISTRY.get(d.get("action")) if isinstance(d.get("action"), str) else None
+    if cls is not None and cls.category != "game":
+        raise ProtocolError(f"act.action: {cls.__name__} edits the scenario; only the host "
+                            f"edits, laptops send game actions")
     try:
         action = action_from_dict(d)
     except BerthierError as exc:
