@@ -30,6 +30,8 @@ SCRIPTS = {
     "store_bench": "battle files: commit, open and replay",
     "ui_bench": "the app: open, pan and zoom frames, drop feedback",
     "oob_bench": "orders of battle: importing long and pathological listings",
+    "net_bench": "several laptops: round trip on loopback, four laptops at 200 actions a "
+                 "minute (nothing lost or duplicated), the host's CPU per action",
     "mechanics": "how often each mechanic happens in a demo (no targets)",
 }
 

@@ -53,7 +53,9 @@ def test_the_issue_figures_are_all_reported(tiny_run):
               "exact odds, d3 Fire", "exact odds, quickplay Fire",
               "judge a dragged move, featherstone", "Leipzig-size turn",
               "battles a minute, morschauser", "battles a minute, featherstone",
-              "battles a minute, d3", "battles a minute, quickplay", "pan frame", "zoom frame"]
+              "battles a minute, d3", "battles a minute, quickplay", "pan frame", "zoom frame",
+              "net: action round trip on loopback", "net: actions lost or duplicated",
+              "net: host CPU per action"]
     for w in wanted:
         assert any(w in n for n in names), f"no figure for {w!r} in {names}"
 

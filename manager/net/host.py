@@ -7,6 +7,10 @@ the battle file records the entry, then every laptop is sent it. Whatever execut
 the host's session (its own umpire, the phase ends it makes) reaches the laptops the
 same way. Outgoing messages are written with websockets' synchronous `broadcast`, in
 the order the log grew, so a laptop never sees entry n+1 before entry n.
+
+Make the battle file (create_battle / open_battle) before the Host: the bus calls its
+subscribers in order, so each entry is committed to the file before it is sent, and no
+laptop can hold an entry a crashed host's file lacks.
 """
 from __future__ import annotations
 
@@ -14,19 +18,18 @@ import asyncio
 import hmac
 import logging
 import time
-from dataclasses import dataclass, field
 
 from websockets.asyncio.server import broadcast, serve
 from websockets.exceptions import ConnectionClosed
 
 from ..dice import QueueSource
 from ..errors import BerthierError, IllegalAction
-from ..game_actions import EndPhase, ResolveMelee
 from ..scenario_io import battle_to_dict
 from . import address as addr
 from . import players_http
 from .protocol import MAX_MESSAGE, PAGE, ProtocolError, RateLimit, decode, entry_digest, message
-from .sectors import acting_laptops, phase_key, refuse_unclaimed, stale_reason
+from .seats import Seat, Seats
+from .sectors import phase_key, refuse_unclaimed, stale_reason
 
 log = logging.getLogger("berthier.net")
 
@@ -35,22 +38,7 @@ MAX_STRIKES = 10              # malformed messages before a connection is closed
 MAX_WRONG_CODES = 5           # per address per minute
 
 
-@dataclass
-class Seat:
-    """A laptop as the host knows it: survives its connection dropping."""
-    id: str
-    name: str
-    commands: set = field(default_factory=set)
-    ws: object = None
-    limit: RateLimit = None
-    strikes: int = 0
-
-    @property
-    def connected(self) -> bool:
-        return self.ws is not None
-
-
-class Host:
+class Host(Seats):
     def __init__(self, session, *, code: str | None = None, view_token: str | None = None,
                  bind: str | None = None, port: int = 0, public: bool = False,
                  approve_undo: bool | None = None, rate: float = 20.0, burst: float = 40.0):
@@ -139,60 +127,6 @@ class Host:
             self._done.clear()
             self._send_all("undo", head=len(self.session.entries))
         self._send_acting()
-
-    # ---- who is still acting ----------------------------------------------------------
-    def acting(self) -> dict:
-        b = self.session.battle
-        self._fresh_phase()
-        waiting = acting_laptops(b, self.claims)
-        st = b.state
-        return {"turn": st.turn, "side": st.active, "phase": st.phase, "over": st.over,
-                "waiting": sorted(self.seats[s].name for s in waiting - self._done),
-                "done": sorted(self.seats[s].name for s in self._done if s in self.seats),
-                "laptops": [{"name": s.name, "commands": sorted(s.commands),
-                             "connected": s.connected} for s in self.seats.values()]}
-
-    def _send_acting(self) -> None:
-        """Tell everyone who is still acting, when that has changed."""
-        info = self.acting()
-        if info != self._last_acting:
-            self._last_acting = info
-            self._send_all("acting", **info)
-            self._emit("acting", **info)
-
-    def _fresh_phase(self) -> None:
-        key = phase_key(self.session.battle)
-        if key != self._done_key:
-            self._done_key, self._done = key, set()
-
-    def end_phase(self) -> bool:
-        """End the phase now: the host's own call, or when every acting laptop is done.
-        Melees left are fought first (the rules make them compulsory)."""
-        s = self.session
-        try:
-            fights = "ResolveMelee" in s.ruleset.phase(s.battle.state.phase).actions
-            for _ in range(200 if fights else 0):
-                left = s.ruleset.melees(s.battle)
-                if not left:
-                    break
-                s.execute(ResolveMelee(left[0].defender))
-            s.execute(EndPhase())
-            return True
-        except BerthierError as exc:
-            self._done.clear()
-            self._send_all("notice", text=f"the phase cannot end yet: {exc}")
-            log.warning("the phase could not end: %s", exc)
-            return False
-
-    def _maybe_end_phase(self) -> None:
-        b = self.session.battle
-        if b.state.over or not b.state.started:
-            return
-        self._fresh_phase()
-        if self._done and not (acting_laptops(b, self.claims) - self._done):
-            self.end_phase()
-        else:
-            self._send_acting()
 
     # ---- the umpire at the host ----------------------------------------------------------
     def execute(self, action, source=None) -> list:
@@ -293,29 +227,6 @@ class Host:
         self._emit("joined", laptop=seat.name, commands=sorted(seat.commands))
         self._send_acting()
         return seat
-
-    def _claim_problem(self, lid: str, wanted: set) -> str:
-        b = self.session.battle
-        unknown = sorted(c for c in wanted if c not in b.commands)
-        if unknown:
-            return (f"no command {', '.join(unknown)} in this battle; its commands are "
-                    f"{', '.join(sorted(b.commands))}")
-        for cid in sorted(wanted):
-            other = self.claims.get(cid)
-            if other and other != lid and self.seats[other].connected:
-                return (f"{b.commands[cid].name} ({cid}) is already claimed by "
-                        f"{self.seats[other].name}")
-        return ""
-
-    def _take(self, seat: Seat, wanted: set) -> None:
-        """Give a seat these commands (a dropped laptop's claim passes to whoever asks)."""
-        for cid in wanted:
-            other = self.claims.get(cid)
-            if other and other != seat.id:
-                self.seats[other].commands.discard(cid)
-            self.claims[cid] = seat.id
-        seat.commands |= wanted
-        self.seats[seat.id] = seat
 
     def _welcome(self, seat: Seat, hello: dict) -> None:
         s = self.session

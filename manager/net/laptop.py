@@ -103,10 +103,10 @@ class Laptop:
         done = asyncio.ensure_future(self._joined.wait())
         await asyncio.wait([done, self._task], timeout=timeout,
                            return_when=asyncio.FIRST_COMPLETED)
+        done.cancel()
         if self._refusal:
             raise JoinRefused(self._refusal)
         if not self._joined.is_set():
-            done.cancel()
             await self.close()
             raise JoinRefused(f"no answer from {self.host}:{self.port} in {timeout:g} s")
         await self.wait_until(lambda: self.caught_up, timeout)

@@ -1,8 +1,13 @@
 """Three laptops play one battle through one host: every laptop ends with the host's battle."""
 import asyncio
+import json
+from dataclasses import replace
 
-from net_helpers import Events, austerlitz, run, sectors
-from state_hash import digest
+import pytest
+from net_helpers import ROOT, Events, austerlitz, run, sectors
+from state_hash import canonical, digest
+
+from manager.scenario_io import battle_from_dict, battle_to_dict, load_scenario
 
 from manager.net.host import Host
 from manager.net.laptop import Laptop
@@ -71,3 +76,39 @@ def test_laptops_follow_entries_the_host_umpire_makes():
     assert [e["entry"].action.verb for e in seen.of("entry")] == ["StartBattle", "EndPhase"]
     assert lap.session.entries[0].rolls == session.entries[0].rolls    # the host's dice
     assert digest(lap.session) == digest(session)
+
+
+@pytest.mark.parametrize("scenario", ["maida", "hanau", "quatre_bras", "arcole"])
+def test_two_laptops_play_every_ruleset_and_agree_with_the_host(scenario):
+    """Each ruleset's commander, split between two laptops (quickplay, d3, featherstone,
+    harman): the battle goes on to its turn limit and both laptops hold the host's."""
+    async def game():
+        battle = load_scenario(ROOT / "scenarios" / f"{scenario}.toml")
+        battle.set_info(replace(battle.info, turns=2))
+        session = Session(battle)
+        host = Host(session, bind="127.0.0.1")
+        await host.start()
+        laptops = [Laptop(host.address, host.code, part) for part in sectors(session, 2)]
+        try:
+            for lap in laptops:
+                await lap.start()
+            await asyncio.gather(*(play_auto(lap) for lap in laptops))
+            for lap in laptops:
+                await lap.wait_until(lambda: lap.head == len(session.entries), 10)
+            return session, laptops
+        finally:
+            for lap in laptops:
+                await lap.close()
+            await host.stop()
+
+    session, laptops = run(game(), 60)
+    assert session.battle.state.over and session.battle.state.turn == 2
+    assert len({digest(lap.session) for lap in laptops} | {digest(session)}) == 1
+
+
+@pytest.mark.parametrize("scenario", ["austerlitz", "maida", "hanau", "quatre_bras", "arcole"])
+def test_the_scenario_a_laptop_receives_is_the_hosts_battle(scenario):
+    """The welcome carries the scenario as JSON; rebuilt, it is the same battle."""
+    battle = load_scenario(ROOT / "scenarios" / f"{scenario}.toml")
+    sent = json.loads(json.dumps(battle_to_dict(battle)))
+    assert canonical(battle_from_dict(sent).fingerprint()) == canonical(battle.fingerprint())
