@@ -110,7 +110,7 @@ def test_set_an_arrival_save_reopen_place_by_hand_and_undo(open_window, qtbot, t
     assert b.arrival_of("c1").describe() == "arriving from turn 3 on a 4+ at the Raigern road"
     oob2 = w2.docks["OobDock"]
     assert oob2.tree.item_of["c1"].text(0) == \
-        "First  (L1) — arriving from turn 3 on a 4+ at the Raigern road"
+        "First — arriving from turn 3 on a 4+ at the Raigern road  (L1)"
     oob2.tree.expandAll()
     shot(oob2, tmp_path, "oob_dock")
 

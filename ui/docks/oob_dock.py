@@ -138,9 +138,9 @@ class OobDock(QDockWidget):
                 whole = b.arrival_of(cid) if b.pending else None
                 if whole is not None and whole.leader:
                     lead = whole.leader[1]
-                text = c.name + (f"  ({lead.name}{', fallen' if lead.eliminated else ''})" if lead else "")
-                if whole is not None:            # seen without widening the dock
-                    text += f" — {whole.describe()}"
+                # a reinforcement says so right after its name: seen without widening the dock
+                text = c.name + (f" — {whole.describe()}" if whole is not None else "") + (
+                    f"  ({lead.name}{', fallen' if lead.eliminated else ''})" if lead else "")
                 shaken = cid in b.state.shaken
                 ci = QTreeWidgetItem([text + ("   [SHAKEN]" if shaken else "")])
                 ci.setData(0, ROLE, ("command", cid))
