@@ -68,7 +68,7 @@ class Footprint:
 
     def front_edge(self) -> LineString:
         c = self.corners()
-        return LineString([c[0], c[1]])
+        return segment(c[0], c[1])
 
     def front_centre(self) -> tuple[float, float]:
         fx, fy = heading(self.facing)
@@ -83,6 +83,14 @@ class Footprint:
 
 
 _RING = struct.Struct("<BIII10d")         # WKB: a polygon of one closed ring of 5 points
+_SEGMENT = struct.Struct("<BII4d")        # WKB: a line string of 2 points
+
+
+def segment(a, b) -> LineString:
+    """LineString([a, b]), built from WKB: the same geometry (byte for byte) at about
+    half the cost of shapely's Python constructor; rules draw thousands a turn (lines
+    of sight, paths of moves)."""
+    return from_wkb(_SEGMENT.pack(1, 2, 2, a[0], a[1], b[0], b[1]))
 
 
 @lru_cache(maxsize=65536)

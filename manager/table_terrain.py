@@ -10,6 +10,8 @@ are built once per battlefield object (which is immutable).
 from __future__ import annotations
 
 from shapely.geometry import LineString, Point
+
+from .footprint import segment
 from shapely.ops import unary_union
 from shapely.prepared import prep
 
@@ -129,7 +131,7 @@ class TableTerrain:
         if not any(kind in screens and _meets(bounds, box) for kind, bounds in self._boxes) \
                 and not any(_meets(bounds, box) for bounds in self._hill_boxes):
             return ""
-        line = LineString([a, b])
+        line = segment(a, b)
         length = line.length
         if length <= 2 * skip:
             return ""

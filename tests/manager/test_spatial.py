@@ -165,3 +165,14 @@ def test_wall_between_is_the_shapes_answer_for_every_pair_of_boxes():
             assert t.wall_between(a, z) == want, (a, z)
             assert t.wall_between(a, z) == want               # and so when remembered
 
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.tuples(st.floats(-50, 200), st.floats(-50, 200)),
+       st.tuples(st.floats(-50, 200), st.floats(-50, 200)))
+def test_a_segment_is_the_line_string_shapely_builds(a, b):
+    from shapely.geometry import LineString
+
+    from manager.footprint import segment
+    assert segment(a, b).wkb == LineString([a, b]).wkb
+    assert segment((1, 2), (3, 4)).wkb == LineString([(1, 2), (3, 4)]).wkb      # whole numbers

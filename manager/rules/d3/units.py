@@ -7,11 +7,11 @@ shot), `charging` (its target). A general's once-a-turn re-roll is `Leader.ralli
 """
 from __future__ import annotations
 
-from shapely.geometry import LineString, Point
+from shapely.geometry import Point
 
 from ... import spatial
 from ...events import declare_event
-from ...footprint import Footprint, Sweep, closer_than, distance, inside, overlap
+from ...footprint import Footprint, Sweep, closer_than, distance, inside, overlap, segment
 from ...model.forces import mark
 from ...table_terrain import table_terrain
 from .tables import (CROSSING_LANDING, DEPTH, EVENTS, FRONTAGE, GENERAL_REROLL_REACH,
@@ -172,7 +172,7 @@ def _water(battle, unit, start, end) -> str:
     if distance(start.centre, end.centre) < 1e-9:
         return ""
     t = table_terrain(battle.battlefield)
-    path = LineString([start.centre, end.centre])
+    path = segment(start.centre, end.centre)
     for f, p in t.crossings(path, ("river", "stream")):
         if f.kind == "river" and not t.crossing_at(p):
             return f"{f.name or 'the river'} is crossed only at a bridge or ford"
@@ -205,7 +205,7 @@ def on_hilltop(battle, unit) -> bool:
 
 def sight_refusal(battle, unit, target) -> str:
     front = footprint(battle, unit).front_centre()
-    line = LineString([front, target.pos])
+    line = segment(front, target.pos)
     for o in spatial.crossing_line(battle, front, target.pos, line.length + 8, footprint, "d3",
                                    origin=unit.pos):
         if o.id not in (unit.id, target.id) and footprint(battle, o).polygon().intersects(line):
@@ -220,7 +220,7 @@ def threatened_general(battle, leader) -> bool:
         fp = footprint(battle, e)
         if fp.polygon().distance(Point(leader.pos)) > 6:
             continue
-        line = LineString([leader.pos, e.pos])
+        line = segment(leader.pos, e.pos)
         if not any(footprint(battle, f).polygon().intersects(line)
                    for f in near(battle, leader.pos, 8, leader.side)):
             return True

@@ -10,14 +10,14 @@ with a friend within 2 inches or are overrun.
 """
 from __future__ import annotations
 
-from shapely.geometry import LineString, Point
+from shapely.geometry import Point
 
 from ...actions import need
 from ...errors import IllegalAction
 from ...game_actions import Charge
 from ...events import FormationChanged, UnitMoved, declare_event
 from ...footprint import (EPS, Sweep, angle_between, bearing, contact_point, distance, gap,
-                          inside, overlap, surely_apart, swept, travel)
+                          inside, overlap, segment, surely_apart, swept, travel)
 from ...model.forces import mark
 from .fire import Shot, shoot
 from .losses import moved_leaders, overrun_general, retreat
@@ -44,7 +44,7 @@ def charge_path(battle, unit, target):
     need(spot is not None, f"{unit.name} cannot reach {target.name} in a straight line")
     end = fp.moved(spot[0], spot[1], way)
     need(not overlap(end, tfp), f"{unit.name} has no room to turn and charge {target.name}")
-    extra, refusal, _ = terrain_cost(battle, LineString([unit.pos, spot])) \
+    extra, refusal, _ = terrain_cost(battle, segment(unit.pos, spot)) \
         if distance(unit.pos, spot) > 1e-9 else (0.0, "", False)
     need(not refusal, refusal)
     cost = travel(fp, end) + extra

@@ -16,12 +16,11 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from shapely.geometry import LineString
 
 from ... import spatial
 from ...actions import need
 from ...events import UnitFired, declare_event
-from ...footprint import aspect, bearing, angle_between, distance
+from ...footprint import aspect, bearing, angle_between, distance, segment
 from ...model.forces import mark
 from ...odds import Dist, Odds, OddsLine
 from ...table_terrain import table_terrain
@@ -79,7 +78,7 @@ def _sight_refusal(battle, unit, target) -> str:
         t = max(0.0, min(1.0, ((o.x - ax) * (bx - ax) + (o.y - ay) * (by - ay)) / length ** 2))
         if math.hypot(ax + t * (bx - ax) - o.x, ay + t * (by - ay) - o.y) > 4.5:
             continue
-        line = line or LineString([unit.pos, target.pos])
+        line = line or segment(unit.pos, target.pos)
         if footprint(battle, o).polygon().intersects(line):
             return f"{o.name} is in the way"
     blocked = table_terrain(battle.battlefield).sight_blocked(unit.pos, target.pos, skip=1.0)

@@ -8,7 +8,7 @@ from shapely.geometry import Point
 
 from ...events import HitsTaken, UnitEliminated, UnitRetreated, declare_event
 from ..army_morale import settle_army
-from ...footprint import bearing, heading, overlap, slide
+from ...footprint import bearing, heading, overlap, segment, slide
 from ...model.forces import mark, with_marks
 from ...table_terrain import table_terrain
 from .state import arm, attached_leaders, footprint, move_rate, near_units, traits
@@ -44,10 +44,9 @@ def cover_save(battle, unit) -> int:
 
 def behind_wall(battle, unit, from_xy) -> bool:
     """Is a wall, hedge or fence between the shooter and the unit, within an inch of it?"""
-    from shapely.geometry import LineString
     t = table_terrain(battle.battlefield)
     near = footprint(battle, unit).polygon().buffer(1.0)
-    line = LineString([from_xy, unit.pos])
+    line = segment(from_xy, unit.pos)
     return any(line.intersects(w) and line.intersection(w).intersects(near)
                for _, w in t.lines.get("wall", []))
 

@@ -18,7 +18,7 @@ from ... import spatial
 from ...actions import need, register
 from ...game_actions import GameAction
 from ...events import FormationChanged, LeaderMoved, UnitMoved, declare_event
-from ...footprint import (Sweep, angle_between, bearing, closer_than, distance, inside,
+from ...footprint import (Sweep, angle_between, bearing, closer_than, distance, inside, segment,
                           overlap, travel)
 from ...model.forces import mark
 from ...table_terrain import table_terrain
@@ -93,7 +93,7 @@ def plan(battle, unit, to, facing: int, formation: str = "") -> Plan:
     start = footprint(battle, unit, formation=form)     # re-forming is paid separately
     end = footprint(battle, unit, x=to[0], y=to[1], facing=facing, formation=form)
     d = distance(unit.pos, to)
-    path = LineString([unit.pos, to]) if d > 1e-9 else LineString([unit.pos, unit.pos])
+    path = segment(unit.pos, to) if d > 1e-9 else segment(unit.pos, unit.pos)
     extra, refusal, road = terrain_cost(battle, path) if d > 1e-9 else (0.0, "", False)
     need(not refusal, refusal)
     rate = move_rate(unit, form)

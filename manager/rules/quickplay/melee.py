@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import math
 
-from shapely.geometry import LineString
 
 from ...actions import need
 from ...errors import IllegalAction
 from ...events import MeleeResolved, UnitMoved
 from ...footprint import (EPS, angle_between, aspect, bearing, contact_point, distance, gap,
-                          overlap, surely_apart, travel)
+                          overlap, segment, surely_apart, travel)
 from ...model.forces import mark
 from ...odds import Dist, Odds, OddsLine
 from ...table_terrain import table_terrain
@@ -159,7 +158,7 @@ def _obstructed(battle, attacker, defender) -> bool:
     t = table_terrain(battle.battlefield)
     if t.level(defender.pos) > t.level(attacker.pos):
         return True
-    line = LineString([attacker.pos, defender.pos])
+    line = segment(attacker.pos, defender.pos)
     if any(line.intersects(w) for _, w in t.lines.get("wall", [])):
         return True
     return t.covered(footprint(battle, defender).polygon(), ("town",)) >= 0.5

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from shapely.geometry import LineString
 
 from ... import spatial
 from ...actions import need, register
 from ...events import FormationChanged, LeaderMoved, UnitMoved, declare_event
 from ...footprint import (Sweep, angle_between, bearing, closer_than, distance, inside, overlap,
-                          swept, travel)
+                          segment, swept, travel)
 from ...game_actions import GameAction
 from ...model.forces import mark
 from ...table_terrain import table_terrain
@@ -101,7 +100,7 @@ def start_base(battle, unit, to, facing: int, formation: str):
 def terrain_cost(battle, unit, start, end) -> tuple[float, str, bool]:
     """(extra inches, refusal, on road) for the straight move between two bases."""
     t = table_terrain(battle.battlefield)
-    path = LineString([start.centre, end.centre]) if distance(start.centre, end.centre) > 1e-9 \
+    path = segment(start.centre, end.centre) if distance(start.centre, end.centre) > 1e-9 \
         else None
     hull = swept(start, end)
     if t.kinds_at(hull) & set(IMPASSABLE):

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import math
 
-from shapely.geometry import LineString, Point
+from shapely.geometry import Point
 
 from ... import spatial
-from ...footprint import Footprint, distance
+from ...footprint import Footprint, distance, segment
 from ...model.forces import mark
 from ...table_terrain import table_terrain
 from .tables import BASE, COMMAND_RANGE, FIGURES_PER_DIE, PROFILES, RANKS, VISIBILITY_IN_WOODS
@@ -116,7 +116,7 @@ def joined_commander(battle, unit):
 def sight_refusal(battle, a_xy, b_xy, ignore=()) -> str:
     """Centre to centre: no other base across the line, no more than 3 inches of woods
     (or town) along it, no hill higher than both ends."""
-    line = LineString([a_xy, b_xy])
+    line = segment(a_xy, b_xy)
     for o in spatial.crossing_line(battle, a_xy, b_xy, line.length + 8, footprint,
                                    "quickplay"):
         if o.id in ignore:
