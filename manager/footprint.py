@@ -84,6 +84,12 @@ class Footprint:
 
 _RING = struct.Struct("<BIII10d")         # WKB: a polygon of one closed ring of 5 points
 _SEGMENT = struct.Struct("<BII4d")        # WKB: a line string of 2 points
+_POINT = struct.Struct("<BI2d")           # WKB: a point
+
+
+def point(xy):
+    """Point(xy), built from WKB: the same geometry at a fraction of the cost."""
+    return from_wkb(_POINT.pack(1, 1, xy[0], xy[1]))
 
 
 def segment(a, b) -> LineString:

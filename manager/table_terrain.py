@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from shapely.geometry import LineString, Point
 
-from .footprint import segment
+from .footprint import point, segment
 from shapely.ops import unary_union
 from shapely.prepared import prep
 
@@ -63,7 +63,7 @@ class TableTerrain:
                          + (0 if shape.area else 1) > 1e-6)
 
     def kinds_at_point(self, xy) -> frozenset:
-        pt = Point(xy)
+        pt = point(xy)
         return frozenset(k for k, p in self._prepared.items() if p.contains(pt))
 
     def covered(self, shape, kinds) -> float:
@@ -77,7 +77,9 @@ class TableTerrain:
 
     def level(self, xy) -> int:
         """Ground level at a point: the highest hill contour containing it (0 = plain)."""
-        pt = Point(xy)
+        if not self.hills:
+            return 0
+        pt = point(xy)
         return max((lvl for lvl, p in self.hills if p.contains(pt)), default=0)
 
     # ---- moving ---------------------------------------------------------------------------
@@ -136,7 +138,7 @@ class TableTerrain:
         if length <= 2 * skip:
             return ""
         inner = LineString([line.interpolate(skip), line.interpolate(length - skip)])
-        pa, pb = Point(a), Point(b)
+        pa, pb = point(a), point(b)
         for kind, shape, prepared in self.pieces:
             # a wood or town blocks what lies beyond it, not the units standing in it
             if kind in screens and prepared.intersects(inner) and not (

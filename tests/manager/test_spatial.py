@@ -176,3 +176,7 @@ def test_a_segment_is_the_line_string_shapely_builds(a, b):
     from manager.footprint import segment
     assert segment(a, b).wkb == LineString([a, b]).wkb
     assert segment((1, 2), (3, 4)).wkb == LineString([(1, 2), (3, 4)]).wkb      # whole numbers
+    from shapely.geometry import Point
+
+    from manager.footprint import point
+    assert point(a).wkb == Point(a).wkb

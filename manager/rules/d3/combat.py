@@ -17,7 +17,7 @@ from ... import spatial
 from ...actions import need
 from ...events import HitsTaken, MeleeResolved, UnitFired, UnitRetreated
 from ...footprint import (angle_between, aspect, bearing, distance, heading, inside, overlap,
-                          slide)
+                          point, slide)
 from ...odds import Dist, Odds, OddsLine
 from ..common import Melee, charges_by_target, find_melee
 from .moves import own_unit
@@ -42,8 +42,7 @@ def shot(battle, unit, target) -> Strike:
     if not in_town(battle, unit):
         need(in_arc(battle, unit, fp, tfp, front),
              f"{target.name} is outside the 45 degrees of {unit.name}'s front")
-    from shapely.geometry import Point
-    rng = tfp.polygon().distance(Point(front))
+    rng = tfp.polygon().distance(point(front))
     need(rng <= RANGE[t] + 1e-6, f"{target.name} is {rng:.1f} inches away; {unit.name} "
          f"reaches {RANGE[t]}")
     if battle.option("line_of_sight", "blocked") != "none":
