@@ -328,3 +328,34 @@ def test_the_demo_and_austerlitz_play_from_the_cli():
     report = plays_from_cli(D3, HANAU)
     assert sum(c["hits_taken"] for side in report["sides"].values()
                for c in side["commands"].values()) > 0
+
+
+# ---- the automatic commander's cavalry (issue 15: Hanau's horse never charged) ----------
+def test_the_commander_charges_the_unit_the_blow_may_destroy():
+    """Two foot in reach: the fresh one and one with 6 hits taken (D3+1 = 3 or 4 finishes
+    it, 2 in 3). The exact odds make the worn one worth more, and it is charged."""
+    from manager.rules.d3.cavalry import KILL_WEIGHT
+    from manager.rules.d3.commander import Commander
+    b = table([piece("b", "blue", "light_cavalry", (20, 20)),
+               piece("ra", "red", "line_infantry", (16, 12)),
+               piece("rb", "red", "line_infantry", (24, 12), hits=3)])
+    s, _ = session_at(b, "move")
+    c = Commander(s.battle, "blue")
+    action, value = c._best_charge(s.battle.units["b"])
+    assert action is not None and action.target == "rb"
+    assert value == pytest.approx(3.0 + KILL_WEIGHT * 2 / 3)
+
+
+def test_the_commanders_horse_rides_to_a_spot_it_can_charge_from_next_turn():
+    """Out of reach (20 inches), the horse moves to a staging spot from which the charge
+    is legal as the table stands, then charges on its next move."""
+    from manager.rules.d3.commander import Commander
+    from manager.rules.d3.moves import check_charge_path
+    b = table([piece("b", "blue", "light_cavalry", (20, 32)),
+               piece("r", "red", "line_infantry", (20, 8))])
+    s, _ = session_at(b, "move")
+    c = Commander(s.battle, "blue")
+    action = c._cavalry(s.battle.units["b"], "attack")
+    assert isinstance(action, ga.MoveUnit)
+    u = s.battle.units["b"]
+    check_charge_path(s.battle, u, s.battle.units["r"], at=action.to, facing=action.facing)

@@ -22,3 +22,12 @@ def test_quatre_bras_charges_and_melees_and_ends_on_the_clock():
     seed, n, winner, turn, reason = rows[0]
     assert n["charges"] >= 1 and n["volleys"] >= 10
     assert "turn limit" in reason and turn == 8    # army morale is off for this text
+
+
+def test_hanau_cavalry_charges_in_every_one_of_three_seeds():
+    """D3's only shock arm must be used: over three seeds the cavalry of Hanau charges in
+    each game (issue 15 found none in two seeds), and the charges are fought out."""
+    rows = mechanics.table(str(ROOT / "scenarios" / "hanau.toml"), 3)
+    assert all(n["charges"] >= 1 for _, n, *_ in rows), [n for _, n, *_ in rows]
+    assert sum(n["melees"] for _, n, *_ in rows) >= 3
+

@@ -1,24 +1,24 @@
 """The automatic commander for D3: one side, from its commands' standing orders.
 
-Foot and guns close to their range and shoot; cavalry charges whenever a charge is
-legal (only the charger strikes), choosing the blow with the most expected hits;
+Foot and guns close to their range and shoot; cavalry (`cavalry.py`) charges where the
+exact odds are good and otherwise rides to a spot it can charge from next turn;
 generals ride behind their commands, and away when the enemy comes within 6 inches.
 """
 from __future__ import annotations
 
 from ...errors import IllegalAction
 from ...footprint import angle_between, bearing, distance, heading
-from ...game_actions import Charge, Fire, MoveLeader, MoveUnit
+from ...game_actions import Fire, MoveLeader, MoveUnit
 from ...model.forces import mark
 from ..common import OrdersCommander
-from .combat import (charge_odds, fire_odds, melees, shooter_refusal,
-                     surely_out_of_range)
+from .cavalry import CavalryMixin
+from .combat import fire_odds, melees, shooter_refusal, surely_out_of_range
 from .tables import GENERAL_MOVE, MOVE, RANGE
 from .moves import lands_on_another
 from .reroll import RerollActivation, pending
 from .units import near, reroller, threatened_general, utype
 
-class Commander(OrdersCommander):
+class Commander(CavalryMixin, OrdersCommander):
     ruleset_id = "d3"
     steps = {"move": "_move", "shoot": "_shoot", "melee": "_melee"}
 
@@ -72,17 +72,11 @@ class Commander(OrdersCommander):
         enemies = near(b, u.pos, 60, b.enemy_of(self.side))
         if not enemies:
             return None
-        if t == "cavalry":
-            best, value = None, 0.0
-            for e in near(b, u.pos, MOVE["cavalry"] + 6, b.enemy_of(self.side)):
-                action = Charge(u.id, e.id)
-                if self.legal(action):
-                    mean = float(charge_odds(b, action).lines[0].dist.mean())
-                    if mean > value:
-                        best, value = action, mean
-            if best is not None:
-                return best
         kind, obj = self.orders(u)
+        if t == "cavalry" and kind != "reserve":
+            action = self._cavalry(u, kind)
+            if action is not None:
+                return action
         enemy = min(enemies, key=lambda e: distance(e.pos, u.pos))
         gap = distance(enemy.pos, u.pos)
         if t != "cavalry" and any(self._can_shoot(u, e) for e in enemies):

@@ -64,12 +64,14 @@ def resolve_move_unit(battle, action, dice) -> list:
     return events
 
 
-def charge_plan(battle, unit, target):
-    """(contact point, bearing) for a charge, or IllegalAction why not."""
-    way = round(bearing(unit.pos, target.pos)) % 360
-    need(angle_between(way, unit.facing) <= CHARGE_TURN + 1e-6,
+def charge_plan(battle, unit, target, at=None, facing=None):
+    """(contact point, bearing) for a charge, or IllegalAction why not; `at`/`facing`
+    ask the same of a spot the unit is not yet on (the commander's look-ahead)."""
+    pos = unit.pos if at is None else at
+    way = round(bearing(pos, target.pos)) % 360
+    need(angle_between(way, unit.facing if facing is None else facing) <= CHARGE_TURN + 1e-6,
          f"{target.name} is more than {CHARGE_TURN} degrees off {unit.name}'s front")
-    fp = footprint(battle, unit, facing=way)
+    fp = footprint(battle, unit, x=pos[0], y=pos[1], facing=way)
     spot = contact_point(fp, footprint(battle, target), way)
     need(spot is not None and not overlap(fp.moved(*spot, way), footprint(battle, target)),
          f"{unit.name} cannot reach {target.name} straight ahead")
@@ -84,18 +86,21 @@ def check_charge(battle, action) -> None:
     need(target is not None and not target.eliminated and target.side != unit.side,
          f"{action.target!r} is not an enemy unit")
     need(not engaged(battle, target), f"{target.name} is already charged: one attacker each")
-    spot, way = charge_plan(battle, unit, target)
-    d = distance(unit.pos, spot)
+    check_charge_path(battle, unit, target)
+
+
+def check_charge_path(battle, unit, target, at=None, facing=None) -> None:
+    """The geometry of a charge (reach, the 45-degree turn, the ground), from where the
+    unit stands or from a spot `at` it might reach first."""
+    spot, way = charge_plan(battle, unit, target, at, facing)
+    pos = unit.pos if at is None else at
+    d = distance(pos, spot)
     need(d <= MOVE["cavalry"] + 1e-6, f"{target.name} is {d:.1f} inches away; cavalry "
          f"charge {MOVE['cavalry']}")
     end = footprint(battle, unit, x=spot[0], y=spot[1], facing=way)
-    why = ground_refusal_charge(battle, unit, end, target)
+    start = footprint(battle, unit, x=pos[0], y=pos[1], facing=way)
+    why = ground_refusal(battle, unit, start, end, ignore=(target.id,), charging=True)
     need(not why, f"{unit.name} cannot charge {target.name}: {why}")
-
-
-def ground_refusal_charge(battle, unit, end, target) -> str:
-    return ground_refusal(battle, unit, footprint(battle, unit, facing=end.facing), end,
-                          ignore=(target.id,), charging=True)
 
 
 def resolve_charge(battle, action, dice) -> list:

@@ -1,0 +1,193 @@
+"""How the D3 commander handles its cavalry, the only arm that may charge.
+
+A charge is one-sided (only the charger strikes), so its worth is read off the exact
+odds: the hits it should inflict and the chance it destroys the target (weakened units,
+a flank or rear that doubles the blow). Its cost is the half-move recoil when the target
+survives, which leaves the horse within musket range. A sensible player charges when
+the blow is worth it and, when no charge is on, rides to a spot from which one will be
+on next turn, preferring a flank and a spot few enemy muskets cover; he does not ride
+through the wood the horse cannot enter. The text has no counter-charge and no rally:
+an enemy horse that closes is simply a target like any other.
+"""
+from __future__ import annotations
+
+from ...errors import IllegalAction
+from ...footprint import angle_between, aspect, bearing, distance, heading
+from ...game_actions import Charge, MoveUnit
+from ...odds import Dist
+from ...table_terrain import table_terrain
+from .combat import blow, blow_hits, charge_odds
+from .moves import check_charge_path
+from .tables import FIRE_ARC, MOVE, RANGE
+from .units import footprint, inactive, near, on_hilltop, taken, utype
+
+KILL_WEIGHT = 6.0       # a destroyed unit is worth this many hits besides the hits
+WORTH = 1.8             # charge when the blow's value reaches this (D3+1 frontal: 3.0)
+HOLD_WORTH = 3.5        # a holding command rides out only for a blow this good
+RINGS = (7.0, 10.0)
+STAGING_TRIED = 40      # the most worth staging spots whose charge path is checked
+CRAMPED = 1.5          # worth lost at a spot hard against a friendly base
+DETOUR_WEIGHT = 0.3     # worth lost per inch a staging spot stays away after a detour
+EXPOSURE_WEIGHT = 0.25  # a hit taken waiting counts a quarter of a hit dealt: the horse
+                        # that waits out of musket range never charges at all     # the look-ahead spots: this far from the target's centre
+
+
+def blow_value(dist: Dist, target, p_kill=None) -> float:
+    """Expected hits plus the destruction the blow may bring."""
+    p = dist.p_at_least(target.hits) if p_kill is None else p_kill
+    return float(dist.mean()) + KILL_WEIGHT * float(p)
+
+
+class CavalryMixin:
+    """Charges and the ride to a charge, for `Commander` (an OrdersCommander)."""
+
+    def _cavalry(self, u, kind: str):
+        action, value = self._best_charge(u)
+        if action is not None and value >= (WORTH if kind != "hold" else WORTH / 2):
+            return action
+        if kind in ("reserve", "withdraw"):
+            return None
+        return self._ride_to_charge(u, HOLD_WORTH if kind == "hold" else -99.0) or (
+            None if kind == "hold" else self._ride_toward(u))
+
+    def _best_charge(self, u):
+        b = self.battle
+        best, value = None, 0.0
+        for e in near(b, u.pos, MOVE["cavalry"] + 6, b.enemy_of(self.side)):
+            action = Charge(u.id, e.id)
+            if not self.legal(action):
+                continue
+            odds = charge_odds(b, action)
+            # the worth of the blow if the horse goes: a failed test costs a charge no
+            # more than it costs the move the horse would make instead
+            p = next(v for k, v in odds.outcomes.items() if k.startswith("activates"))
+            if p == 0:
+                continue
+            v = blow_value(odds.lines[0].dist, e, odds.outcomes[f"{e.name} destroyed"]) / p
+            v += 0.5 if inactive(b, e) else 0.0      # disordered: it will not shoot back
+            if v > value:
+                best, value = action, v
+        return best, value
+
+    # ---- the look-ahead: a spot to charge from next turn --------------------------------
+    def _chargeable(self, e) -> bool:
+        """Cavalry may reach it: not in a wood or on broken ground."""
+        kinds = table_terrain(self.battle.battlefield).kinds_at(
+            footprint(self.battle, e).polygon())
+        return not ({"woods", "rough", "marsh", "lake"} & set(kinds))
+
+    def _targets(self, u, reach: float) -> list:
+        b = self.battle
+        return [e for e in near(b, u.pos, reach, b.enemy_of(self.side)) if self._chargeable(e)]
+
+    def _spot_value(self, u, e, spot) -> float:
+        """The blow's worth from `spot` (a flank or rear doubles it), less the expected
+        hits the enemy's foot and guns could put into the horse standing there."""
+        b = self.battle
+        minus = (1 if on_hilltop(b, e) else 0) + (1 if utype(e) == "cavalry" else 0)
+        double = aspect(footprint(b, e), spot) != "front"
+        s = type(blow(b, u, e))(minus, double)
+        hits = Dist.die([blow_hits(b, s, f) for f in (1, 2, 3)])
+        return blow_value(hits, e) - EXPOSURE_WEIGHT * self._exposure(spot) \
+            - (CRAMPED if self._cramped(u, spot, bearing(spot, e.pos)) else 0.0)
+
+    def _cramped(self, u, spot, facing) -> bool:
+        """A spot hard against a friendly base: no pivot and no straight line out of
+        it, since no one but skirmishers passes through friends."""
+        b = self.battle
+        fp = footprint(b, u, x=spot[0], y=spot[1], facing=facing).polygon()
+        return any(f.id != u.id and utype(f) != "skirmishers"
+                   and fp.distance(footprint(b, f).polygon()) < 1.5
+                   for f in near(b, spot, 8, self.side))
+
+    def _exposure(self, spot) -> float:
+        b = self.battle
+        total = 0.0
+        for s in near(b, spot, max(RANGE.values()) + 4, b.enemy_of(self.side)):
+            t = utype(s)
+            if t == "cavalry" or distance(s.pos, spot) > RANGE[t] + 2:
+                continue
+            if angle_between(bearing(s.pos, spot), s.facing) > FIRE_ARC + 15:
+                continue
+            total += 2.0 if t == "infantry" else 1.0            # mean D3, D3-1
+        return total
+
+    def _staging(self, u, reach: float) -> list:
+        """(worth, spot, target) for the spots within `reach` of the unit from which a
+        charge would be on as the ground and the units stand now, the most worth first."""
+        b = self.battle
+        spots = []
+        for e in self._targets(u, reach + max(RINGS)):
+            away = bearing(e.pos, u.pos)
+            ways = [away + d for d in (-90, -67.5, -45, -22.5, 0, 22.5, 45, 67.5, 90)]
+            ways += [e.facing + 90, e.facing + 180, e.facing + 270]
+            for r in RINGS:
+                for w in ways:
+                    hx, hy = heading(w % 360)
+                    spot = (round(e.x + hx * r, 2), round(e.y + hy * r, 2))
+                    if distance(u.pos, spot) <= reach:
+                        spots.append((self._spot_value(u, e, spot), spot, e))
+        spots.sort(key=lambda s: -s[0])
+        out = []
+        for value, spot, e in spots[:STAGING_TRIED]:
+            try:
+                check_charge_path(b, u, e, at=spot, facing=round(bearing(spot, e.pos)) % 360)
+            except IllegalAction:
+                continue
+            out.append((value, spot, e))
+        return out
+
+    def _ride_to_charge(self, u, floor: float):
+        """A legal move to a staging spot (a charge on next turn), the most worth first;
+        failing one within a move, a move (round whatever is in the way) that brings the
+        nearest good staging spot within reach: the horse works round its own foot."""
+        staging = self._staging(u, 2 * MOVE["cavalry"])
+        staging = [s for s in staging if s[0] >= floor]
+        for value, spot, e in staging:
+            if distance(u.pos, spot) <= MOVE["cavalry"] - 0.05:
+                action = MoveUnit(u.id, spot, round(bearing(spot, e.pos)) % 360)
+                if self.legal(action):
+                    return action
+        if not staging or floor > 0:
+            return None
+        now = min(distance(u.pos, s[1]) for s in staging)
+        best = None
+        for d in (MOVE["cavalry"] - 0.05, 9.0, 6.0, 3.0):
+            for k in range(24):
+                hx, hy = heading(k * 15.0)
+                to = (round(u.x + hx * d, 2), round(u.y + hy * d, 2))
+                score = max(v - DETOUR_WEIGHT * distance(to, spot) for v, spot, _ in staging)
+                score -= CRAMPED if self._cramped(u, to, u.facing) else 0.0
+                if min(distance(to, s[1]) for s in staging) >= now - 0.5 or (
+                        best is not None and score <= best[0]):
+                    continue
+                e = min(staging, key=lambda s: distance(to, s[1]))[2]
+                action = MoveUnit(u.id, to, round(bearing(to, e.pos)) % 360)
+                if self.legal(action):
+                    best = (score, action)
+        return best[1] if best else None
+
+    def _ride_toward(self, u):
+        """No staging spot within two moves: the legal move that gains most on the
+        nearest chargeable enemy, staying out of his musketry (12 inches)."""
+        b = self.battle
+        targets = self._targets(u, 60)
+        if not targets:
+            return None
+        e = min(targets, key=lambda t: distance(t.pos, u.pos))
+        now = distance(u.pos, e.pos)
+        goal = bearing(u.pos, e.pos)
+        best = None
+        for d in (MOVE["cavalry"] - 0.05, 8.0, 4.0):
+            for turn in (0, -20, 20, -40, 40, -60, 60, -90, 90):
+                hx, hy = heading((goal + turn) % 360)
+                to = (round(u.x + hx * d, 2), round(u.y + hy * d, 2))
+                gap = distance(to, e.pos)
+                if gap < 13 or gap > now - 1:
+                    continue
+                if best is not None and gap >= best[0]:
+                    continue
+                action = MoveUnit(u.id, to, round(bearing(to, e.pos)) % 360)
+                if self.legal(action):
+                    best = (gap, action)
+        return best[1] if best else None
