@@ -20,7 +20,8 @@ from manager.model.forces import mark
 from manager.session import Session
 
 from .casebuild import BOX, CaseError, build_battle, facing_of, is_grid, point_of
-from .tables import (CHOICES, DEFAULT_FIELDS, EXPECT_MARKS, FORMATION_IN_MOVE, MELEE_SETUP,
+from .tables import (CHOICES, DEFAULT_FIELDS, EXPECT_MARKS, FIRE_AS_STEP, FORMATION_IN_MOVE,
+                     MELEE_SETUP,
                      MORALE, SHARED_PHASES, STATE_MARKS, STEP_PHASES, TURN, engine_formation,
                      engine_phase, initiative_winner)
 
@@ -208,7 +209,8 @@ class Runner:
                     mine = {unit.side if unit else "": mine}
                 prev["dice"] = _join(prev.get("dice"), mine)
                 s["_merged"] = True
-            if s.get("action") == "fire" and i > 0 and s.get("expect_refused") is None:
+            if s.get("action") == "fire" and i > 0 and s.get("expect_refused") is None \
+                    and self.ruleset.id not in FIRE_AS_STEP:
                 prev = self.steps[i - 1]             # the charged unit's reaction volley:
                 if prev.get("action") == "charge" and prev.get("target") == s.get("unit") \
                         and prev.get("unit") == s.get("target") and not prev.get("_merged"):
@@ -308,7 +310,10 @@ class Runner:
             return
         self._step_phase(i, step)
         self._choice(i, step)
+        charged = any(s.get("action") == "charge" and s.get("unit") in (step.get("attackers")
+                                                                       or ()) for s in self.steps[:i])
         if verb == "melee" and self.ruleset.id in MELEE_SETUP and step.get("defenders") and \
+                not charged and \
                 not any(m.defender == step["defenders"][0] for m in self.ruleset.melees(self.battle)):
             MELEE_SETUP[self.ruleset.id](self.battle, list(step.get("attackers") or ()),
                                          step["defenders"][0])

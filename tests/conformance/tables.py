@@ -81,6 +81,11 @@ CHOICES = {
 # that means true)
 EXPECT_MARKS = {"featherstone": {"counter_charged": ("reaction", "counter")}}
 
+# Rulesets where the charged unit's volley at its charger is a step of its own (the
+# stationary fire before the melee: Featherstone's first fire and support fire), not a
+# shot the engine takes inside the charge (Quick-play's reaction volley).
+FIRE_AS_STEP = {"featherstone"}
+
 # A step's fields when the case makes no choice: what a player who says nothing does
 # (Featherstone's infantry "may" pursue: a case that does not choose "pursue" does not).
 DEFAULT_FIELDS = {"featherstone": {"melee": {"pursue": ()}}}

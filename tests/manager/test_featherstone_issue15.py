@@ -281,3 +281,85 @@ def test_line_charging_a_supported_line_wins_about_one_time_in_eleven():
     from manager.rules.featherstone.melee_odds import melee_odds
     s = _melee_ready("support")
     assert 0.08 < float(melee_odds(s.battle, melees(s.battle)[0]).outcomes["attacker wins"]) < 0.11
+
+
+# ---- first fire and support fire as steps of the stationary fire (issue 15) ------------
+def _first_fire_step(seed_faces):
+    """Blue's line (24) charges red's (24), which rolls 5 (+1 = 6): stands, fires first;
+    red takes its first fire as a Fire step in the stationary fire."""
+    s, src = session_at(table(blue_kw={"hits": 24}, red_kw={"hits": 24}), "charges",
+                        side="blue")
+    src.push(5)
+    s.execute(ga.Charge("b", "r"))
+    to(s, "fire_first", "red")
+    src.push(*seed_faces)
+    return s, s.execute(ga.Fire("r", "b"))
+
+
+def test_first_fire_is_a_step_of_the_stationary_fire_and_counts_as_the_melee():
+    """'Stationary units shoot first. This includes units that were charged but withstood
+    the charge ... a unit that shoots first at a charging unit is considered to be meleeing
+    with that shot': 5 dice at close range 4,6,6,6,6 = 4 hits, saves 1,1,1,1 = 4 lost, the
+    charger's check 6 + 1: on. In the melee red throws no dice and its 4 count."""
+    s, events = _first_fire_step([4, 6, 6, 6, 6, 1, 1, 1, 1, 6])
+    b, r = s.battle.units["b"], s.battle.units["r"]
+    assert b.hits == 20 and b.disordered and mark(r, "first_fired") and mark(r, "pre_melee") == 4
+    with pytest.raises(Exception, match="already fired first"):
+        s.check(ga.Fire("r", "b"))
+    to(s, "melee")
+    # blue 20 figures: 4 dice 4,4,4,4 = 16, halved (disordered) 8; red saves eight 1s.
+    # blue 8 + 1 = 9 against red 4 + 1 = 5: red loses; Lost Melee 6 + 1 = 7.
+    s.source.push(4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1, 1, 6)
+    res = s.execute(ga.ResolveMelee("r", pursue=()))
+    assert s.battle.units["r"].hits == 16 and "r checks morale (lost melee)" in \
+        " ".join(e.describe() for e in res)
+
+
+def test_a_quarter_lost_to_a_first_fire_step_halts_the_charge_and_there_is_no_melee():
+    """24 charged with, 6 lost to first fire (25%): halted; the check is thrown first (6).
+    5 dice 4,2,6,6,6 = 6 hits; six saves of 1: 6 lost."""
+    s, events = _first_fire_step([4, 2, 6, 6, 6, 1, 1, 1, 1, 1, 1, 6])
+    assert any("halted" in e.describe() for e in events)
+    assert s.battle.units["b"].hits == 18
+    to(s, "melee")
+    with pytest.raises(Exception, match="stopped by fire before contact"):
+        s.check(ga.ResolveMelee("r"))
+
+
+def test_melee_odds_after_a_first_fire_step_are_what_the_resolver_does():
+    """The odds read the marks the step left (no second first fire, its casualties in
+    red's score, the charger's check already thrown): 1,500 seeded resolutions agree."""
+    from manager.dice import SeededSource
+    from manager.rules.featherstone.melee import melees
+    from manager.rules.featherstone.melee_odds import melee_odds
+    from manager.session import Session
+    s, _ = _first_fire_step([4, 6, 6, 6, 6, 1, 1, 1, 1, 6])
+    to(s, "melee")
+    m = melees(s.battle)[0]
+    exact = melee_odds(s.battle, m)
+    n, counts = 1500, {}
+    for seed in range(n):
+        run = Session(s.battle.copy(), SeededSource(seed))
+        k = _outcome(run, run.execute(ga.ResolveMelee("r", pursue=())))
+        counts[k] = counts.get(k, 0) + 1
+    assert set(counts) <= set(exact.outcomes)
+    for k, p in exact.outcomes.items():
+        p = float(p)
+        se = (p * (1 - p) / n) ** 0.5
+        assert abs(counts.get(k, 0) / n - p) <= 3 * se + 1e-12, (k, p, counts)
+
+
+def test_the_odds_of_a_first_fire_step_are_its_casualties_exactly():
+    """The shot's odds are the distribution the step rolls: against icepool-free counting,
+    the mean casualties of 5 dice at close range (hits on 4 or less, summed) saved on 5+."""
+    from fractions import Fraction
+    from itertools import product
+    from manager.rules.featherstone.fire import fire_odds
+    s, src = session_at(table(blue_kw={"hits": 24}, red_kw={"hits": 24}), "charges",
+                        side="blue")
+    src.push(5)
+    s.execute(ga.Charge("b", "r"))
+    to(s, "fire_first", "red")
+    odds = fire_odds(s.battle, ga.Fire("r", "b"))
+    mean_hits = 5 * Fraction(sum(f for f in range(1, 7) if f <= 4), 6)
+    assert odds.lines[0].dist.mean() == mean_hits * Fraction(4, 6)     # each hit kept on 1-4

@@ -258,13 +258,11 @@ def reaction_for(battle, unit, target, column: str, score: int):
     if result == "counter":
         if t_arm == "cavalry" and cav_charge:
             reaction = "counter"
-        elif t_arm == "infantry" and cav_charge and \
-                battle.option("seven_against_cavalry") == "square":
-            reaction = "square"
-        else:
-            reaction = "first_fire"
+        else:                            # "Defending unit may fire first" on a 7, in a
+            reaction = "first_fire"      # square or not (issue 15)
     square = t_arm == "infantry" and cav_charge and (
-        result in ("stand", "stand_first_fire") or reaction == "square")
+        result in ("stand", "stand_first_fire") or (
+            result == "counter" and battle.option("seven_against_cavalry") == "square"))
     if reaction == "first_fire" and (target.moved or t_arm != "infantry"):
         reaction = "stand"               # first fire: foot that did not move (horse does not
                                          # shoot: it meets the charge)

@@ -21,7 +21,7 @@ from .melee_odds import charge_odds
 from .charges import must_charge_left, surely_too_far
 from .morale import may_influence, to_check
 from .moves import lands_on_another
-from .state import allowance, arm, footprint, move_rate, near_units, profile, unit_gap
+from .state import allowance, arm, engaged, footprint, move_rate, near_units, profile, unit_gap
 from .tables import ARTILLERY_RANGES, GENERAL_MOVE, NEAR_MOD, SMALL_ARMS
 
 class Commander(OrdersCommander):
@@ -177,6 +177,8 @@ class Commander(OrdersCommander):
             reach = 55 if arm(u) == "artillery" else 20
             options = []
             for e in near_units(b, u.pos, reach, b.enemy_of(self.side)):
+                if engaged(b, e):
+                    continue            # fire at a charger: ResolveMelee takes it
                 action = Fire(u.id, e.id)
                 if not self._out_of_range(u, e) and self.legal(action):
                     options.append((self._shot_value(u, e), e.id, action))

@@ -201,6 +201,10 @@ def may_fire_supporting(battle, unit) -> str:
 
 def check_fire(battle, action) -> None:
     unit = own_unit(battle, action.unit)
+    from .charge_fire import charge_shot_kind, check_charge_shot
+    kind = charge_shot_kind(battle, unit, battle.units.get(action.target))
+    if kind:                                   # first fire or support fire, as a step
+        return check_charge_shot(battle, unit, battle.units[action.target], kind)
     why = may_fire(battle, unit)
     need(not why, why)
     target = battle.units.get(action.target)
@@ -216,6 +220,10 @@ def check_fire(battle, action) -> None:
 
 def resolve_fire(battle, action, dice) -> list:
     unit, target = battle.units[action.unit], battle.units[action.target]
+    from .charge_fire import charge_shot_kind, resolve_charge_shot
+    kind = charge_shot_kind(battle, unit, target)
+    if kind:
+        return resolve_charge_shot(battle, unit, target, kind, dice)
     events: list = []
     if unit.formation == "square":
         face = square_face(battle, unit, target)
@@ -346,6 +354,10 @@ def gun_destroyed_chance(shot: Shot) -> Fraction:
 
 def fire_odds(battle, action) -> Odds:
     unit, target = battle.units[action.unit], battle.units[action.target]
+    from .charge_fire import charge_shot_kind, charge_shot_odds
+    kind = charge_shot_kind(battle, unit, target)
+    if kind:
+        return charge_shot_odds(battle, unit, target, kind)
     shot = shot_spec(battle, unit, target)
     lost = casualty_dist(shot)
     odds = Odds("fire", [OddsLine(f"{unit.name} on {target.name} ({shot.band})", lost,

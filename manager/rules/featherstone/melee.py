@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from ...actions import need
 from ...events import MeleeResolved, declare_event
 from ...footprint import heading, inside, slide
 from ...model.forces import mark
@@ -58,7 +59,7 @@ def striker(battle, unit, enemy, figures: int, charging: bool) -> Striker:
             dice = dice_for(f * 2)
             s.notes.append("impetus: figures double")
     s.dice = dice
-    if unit.disordered:
+    if unit.disordered and battle.option("melee_disorder") == "halve":
         s.halvings += 1
         s.notes.append("disordered")
     from ...table_terrain import table_terrain
@@ -118,6 +119,10 @@ def bonus(battle, units) -> int:
 
 
 def check_resolve_melee(battle, action) -> None:
+    from .charge_fire import stopped_before
+    if not any(m.defender == action.defender for m in melees(battle)):
+        who = stopped_before(battle, action.defender)
+        need(not who, f"{who}'s charge was stopped by fire before contact: no melee")
     find(battle, action.defender)
 
 
@@ -130,7 +135,8 @@ def resolve_melee(battle, action, dice) -> list:
     events: list = []
     reaction = mark(d, "reaction", "stand")
     charged_with = mark(lead, "charge_strength", lead.hits)   # figures as it charged
-    inflicted = {"a": 0, "d": 0}
+    # first fire and support fire a player took as steps before the melee count here
+    inflicted = {"a": 0, "d": mark(d, "pre_melee", 0)}
     hits_on = {u.id: 0 for u in attackers + [d]}
     if battle.option("support_fire"):
         for side_key, shooters, target in (("d", supporters(battle, m, d.side, action.support),
@@ -153,7 +159,8 @@ def resolve_melee(battle, action, dice) -> list:
         hits_on[lead.id] += hits
         return hits
 
-    if first == "d" and reaction == "first_fire" and not battle.units[lead.id].eliminated:
+    if first == "d" and reaction == "first_fire" and not mark(d, "first_fired") \
+            and not battle.units[lead.id].eliminated:
         d_hits = defender_first()
     lead = battle.units[lead.id]
     fire_lost = charged_with - lead.hits        # canister at the charge, support, first fire
@@ -164,7 +171,7 @@ def resolve_melee(battle, action, dice) -> list:
             and not battle.units[lead.id].eliminated:       # a lancer's first strike
         d_hits = defender_first()
     lead = battle.units[lead.id]
-    if not halted and not lead.eliminated and charged_with > lead.hits \
+    if not halted and not lead.eliminated and mark(lead, "checked_at", charged_with) > lead.hits \
             and battle.option("charger_check") == "charged_column":
         _, result, _ = check(battle, lead, "charged", dice, events)   # casualties while charging
         if result in ("break", "fall_back"):
@@ -207,9 +214,9 @@ def resolve_melee(battle, action, dice) -> list:
             hit_leaders_check(battle, battle.units[uid], h, dice, events)
     for a in attackers:
         if not battle.units[a.id].eliminated:
-            battle.mark_unit(a.id, charging=None)
+            battle.mark_unit(a.id, charging=None, checked_at=None)
     if not battle.units[d.id].eliminated:
-        battle.mark_unit(d.id, reaction=None)
+        battle.mark_unit(d.id, reaction=None, first_fired=None, pre_melee=None)
     battle.set_state(fought=battle.state.fought | {d.id})
     settle(battle, events)
     return [MeleeResolved(d.name, tuple(a.name for a in attackers), (d.name,), inflicted["a"],

@@ -174,6 +174,8 @@ def melee_odds(battle, m: Melee, support=None, exact: bool = True) -> Odds:
     sup_on_a = pm.of(_support(battle, m, d.side, lead, support))
     sup_on_d = pm.of(_support(battle, m, lead.side, d, support))
     bonus_a, bonus_d = bonus(battle, attackers), bonus(battle, [d])
+    bonus_d += mark(d, "pre_melee", 0)             # first / support fire taken as steps
+    checked = charged_with - mark(lead, "checked_at", charged_with)   # losses checked
     square_rule = d.formation == "square" and any(arm(a) == "cavalry" for a in attackers)
     out = {"attacker wins": 0 * one, "defender wins": 0 * one,
            "charge halted": 0 * one, "charge fails (morale)": 0 * one}
@@ -234,7 +236,7 @@ def melee_odds(battle, m: Melee, support=None, exact: bool = True) -> Odds:
                 note(on_a, a_sup, p)
                 note(on_d, d_sup, p)
                 continue
-            fire_first = first == "d" and reaction == "first_fire"
+            fire_first = first == "d" and reaction == "first_fire" and not mark(d, "first_fired")
             if fire_first:
                 first_pmf = pm.first_fire(d, lead, fd, d_dis)
             else:
@@ -256,7 +258,7 @@ def melee_odds(battle, m: Melee, support=None, exact: bool = True) -> Odds:
                     note(on_d, d_sup, q)
                     continue
                 lancer_pmf = pm.lost(d, lead, fd, d_dis, False, lead) \
-                    if first == "d" and not fire_first else [one]
+                    if first == "d" and reaction != "first_fire" else [one]
                 for k, pk in enumerate(lancer_pmf):
                     if not pk:
                         continue
@@ -267,8 +269,8 @@ def melee_odds(battle, m: Melee, support=None, exact: bool = True) -> Odds:
                         note(on_d, d_sup, qq)
                         continue
                     lost_now = before + a_sup + hit
-                    fail = pm.fails(lead, lost_now - before) if (lost_now and check_on) \
-                        else 0 * one
+                    fail = pm.fails(lead, lost_now - before) if (
+                        lost_now > checked and check_on) else 0 * one
                     if fail:
                         out["charge fails (morale)"] += qq * fail
                         note(on_a, a_sup + hit, qq * fail)

@@ -136,6 +136,11 @@ OPTIONS = (
            ("charged_column", "none")),
     Option("seven_against_cavalry", "square", "Infantry rolling 7 when charged by cavalry "
            "forms square, or stands and fires first.", ("square", "stand_and_fire")),
+    Option("melee_disorder", "halve", "A disordered unit halves its melee hits (round up): "
+           "'the procedure to resolve melee is the same as that of shooting', where "
+           "disordered troops halve their hits (halve); or the melee paragraph's own steps, "
+           "which do not repeat the halving, are the whole procedure (full).",
+           ("halve", "full")),
     Option("gun_move_fire", "both", "Guns fire if they moved no more than half AND turned "
            "45 degrees or less (both limits), or if either holds (a gun that moved a full "
            "move straight ahead may still fire).", ("both", "either")),
