@@ -321,6 +321,8 @@ class Runner:
         action = self._action(i, step)
         if verb == "melee" and step.get("expect_refused") is None:
             self._engage(i, step, action)
+            if step.get("reroll") == []:
+                self._decline_rerolls(i, step)
         refused = step.get("expect_refused")
         if refused is not None:
             words = [w for w in re.split(r"\W+", str(refused).lower()) if w]
@@ -387,6 +389,18 @@ class Runner:
             if (self.battle.state.phase, self.battle.state.active) != (phase, piece.side):
                 self.fail(f"the {phase} phase has no part for {piece.side} after "
                           f"{st.active}'s", i)
+
+    def _decline_rerolls(self, i, step) -> None:
+        """`reroll = []`: the owners of elite units in the melee decline their re-roll
+        (the ruleset's DeclineReroll, where it has one)."""
+        from manager.actions import action_from_dict
+        for uid in [*(step.get("attackers") or ()), *(step.get("defenders") or ())]:
+            try:
+                act = action_from_dict({"action": "DeclineReroll", "unit": uid})
+                self.session.check(act)
+            except (IllegalAction, KeyError, ValueError, TypeError):
+                continue
+            self._exec(act, CaseDice([], self.battle), i, act.describe())
 
     def _engage(self, i, step, action) -> None:
         """A case that starts with its charger already in contact (no charge step before the

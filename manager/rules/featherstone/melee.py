@@ -51,11 +51,14 @@ def striker(battle, unit, enemy, figures: int, charging: bool) -> Striker:
     f = melee_figures(unit, figures)
     dice = dice_for(f)
     enemy_square = enemy.formation == "square"
-    if charging and arm(unit) == "cavalry" and arm(enemy) == "infantry" and not enemy_square:
+    if arm(unit) == "cavalry" and arm(enemy) == "infantry":
+        # "Light cavalry get 1 and a half times their dice against infantry": always, a
+        # square too (issue 15); the square takes away only the heavy horse's "charge
+        # impetus (double dice vs infantry)", which is theirs "in the turn they charge"
         if is_light_cav(unit):
             dice = math.floor(dice * 1.5)
             s.notes.append("light horse x1.5")
-        else:
+        elif charging and not enemy_square:
             dice = dice_for(f * 2)
             s.notes.append("impetus: figures double")
     s.dice = dice
@@ -74,8 +77,14 @@ def striker(battle, unit, enemy, figures: int, charging: bool) -> Striker:
     if is_light_cav(unit) and is_heavy_cav(enemy):
         s.halvings += 1
         s.notes.append("light against heavy")
-    s.reroll = "elite" in special(unit)
+    s.reroll = "elite" in special(unit) and mark(unit, "no_reroll") != battle.state.turn
     return s
+
+
+def charged_now(battle, unit) -> bool:
+    """Horse that charged (or counter-charged) this turn: "Cavalry figures count double in
+    the turn they charge infantry"; units fighting on in contact have no impetus."""
+    return mark(unit, "impetuous") == battle.state.turn
 
 
 def roll_strike(battle, s: Striker, target, dice, events: list) -> int:
@@ -184,7 +193,7 @@ def resolve_melee(battle, action, dice) -> list:
     if not halted and not failed:
         live = [battle.units[a.id] for a in attackers if not battle.units[a.id].eliminated]
         for a in live:
-            s = striker(battle, a, d, a.hits, True)
+            s = striker(battle, a, d, a.hits, charged_now(battle, a))
             a_hits += roll_strike(battle, s, d, dice, events)
         hits_on[d.id] += a_hits
         a_lost = 0
@@ -303,7 +312,7 @@ def pursue_unit(battle, unit, dice, events) -> None:
     else:
         n = 2 if mark(unit, "impetuous") == battle.state.turn else 1
         inches = dice.roll(n, f"pursuit: {unit.name}").result + max(
-            move_rate(unit) * (1 - mark(unit, "used", 1.0)), 0)
+            move_rate(unit) * (1 - mark(unit, "used", 0.0)), 0)
     hx, hy = heading(unit.facing)
     others = [o for o in near_units(battle, unit.pos, inches + 12) if o.id != unit.id]
     bf = battle.battlefield

@@ -17,7 +17,7 @@ from ...odds import Dist, Odds, OddsLine
 from ..common import Melee
 from .fire import casualty_dist, close_shot
 from .losses import half_up, save_for
-from .melee import _first_striker, bonus, striker
+from .melee import _first_striker, bonus, charged_now, striker
 from .morale import column_table, modifiers
 from .state import arm, firing_figures, dice_for
 from .tables import MELEE_TARGET, MORALE_MAX, MORALE_MIN
@@ -183,7 +183,7 @@ def melee_odds(battle, m: Melee, support=None, exact: bool = True) -> Odds:
     check_on = battle.option("charger_check") == "charged_column"
     others = [one]
     for a in attackers[1:]:
-        others = _add(others, pm.lost(a, d, a.hits, a.disordered, True, d))
+        others = _add(others, pm.lost(a, d, a.hits, a.disordered, charged_now(battle, a), d))
 
     def note(line, k, q):
         if k >= len(line):
@@ -278,7 +278,8 @@ def melee_odds(battle, m: Melee, support=None, exact: bool = True) -> Odds:
                     go = qq * (1 - fail)
                     if not go:
                         continue
-                    x_pmf = _add(pm.lost(lead, d, la3, a_dis or hit > 0, True, d), others)
+                    x_pmf = _add(pm.lost(lead, d, la3, a_dis or hit > 0,
+                                         charged_now(battle, lead), d), others)
                     if first == "d" or reaction == "caught":
                         fight(go, d_sup, a_sup + hit, x_pmf, [one])
                     elif first == "a":

@@ -62,6 +62,27 @@ def resolve_hold(battle, action, dice) -> list:
                          else "will evade a charge")]
 
 
+@register
+@dataclass(frozen=True)
+class DeclineReroll(GameAction):
+    """Featherstone: grenadiers and guards "may opt to re-roll 1 die" in melee; their owner
+    declines it for this turn's melee (by default the engine makes the owner's best use:
+    a missed die, else a 1)."""
+    unit: str
+
+
+def check_decline(battle, action) -> None:
+    from .state import special
+    unit = battle.units.get(action.unit)
+    need(unit is not None and not unit.eliminated, f"there is no unit {action.unit!r}")
+    need("elite" in special(unit), f"{unit.name} is not grenadiers or guards: no re-roll")
+
+
+def resolve_decline(battle, action, dice) -> list:
+    battle.mark_unit(action.unit, no_reroll=battle.state.turn)
+    return [StanceChosen(battle.units[action.unit].name, "forgoes its re-roll this turn")]
+
+
 @dataclass
 class Plan:
     cost: float          # inches the move spends (half-rate moves count double)

@@ -177,7 +177,7 @@ PHASES = (
           "Units that did not move shoot first, simultaneously."),
     Phase("fire", "Moving fire", frozenset({"Fire", "EndPhase"}),
           "Units that moved shoot, simultaneously."),
-    Phase("melee", "Melee", frozenset({"ResolveMelee", "EndPhase"}),
+    Phase("melee", "Melee", frozenset({"ResolveMelee", "DeclineReroll", "EndPhase"}),
           "Resolve every charge that reached its target."),
 )
 # steps each side plays in turn (first player, then second); the rest are played once
