@@ -20,10 +20,10 @@ from manager.model.forces import mark
 from manager.session import Session
 
 from .casebuild import BOX, CaseError, build_battle, facing_of, is_grid, point_of
-from .tables import (CHOICES, DEFAULT_FIELDS, EXPECT_MARKS, FIRE_AS_STEP, FORMATION_IN_MOVE,
+from .tables import (AFTER_STATE, CHOICES, ROUT_WORDS, DEFAULT_FIELDS, EXPECT_MARKS, FIRE_AS_STEP, FORMATION_IN_MOVE,
                      MELEE_SETUP,
                      MORALE, SHARED_PHASES, STATE_MARKS, STEP_PHASES, TURN, engine_formation,
-                     engine_phase, initiative_winner)
+                     engine_phase, first_player, initiative_winner)
 
 HERE = Path(__file__).parent
 RULESETS = ("morschauser", "d3", "quickplay", "featherstone", "harman")
@@ -288,6 +288,8 @@ class Runner:
                     self.battle.mark_unit(u["id"], **{name: make(value, self.battle.state.turn)})
                 else:
                     self.battle.mark_unit(u["id"], **{key: value})
+        if self.ruleset.id in AFTER_STATE:
+            AFTER_STATE[self.ruleset.id](self.battle)
         for l in self.data.get("leaders", []):
             if l.get("lost"):
                 lead = self.battle.leaders[l["id"]]
@@ -621,8 +623,9 @@ class Runner:
                     st = self.battle.state
                     conceded = st.over and st.winner not in (None, key)
                     if k == "first":
-                        if (st.order[0] == key) != bool(v):
-                            problems.append(f"{key} goes {'first' if st.order[0] == key else 'second'}, "
+                        first = first_player(self.battle)
+                        if (first == key) != bool(v):
+                            problems.append(f"{key} goes {'first' if first == key else 'second'}, "
                                             f"the text: {'first' if v else 'second'}")
                         continue
                     if k == "won_initiative":
@@ -662,8 +665,9 @@ class Runner:
                 if abs((u.facing - f + 180) % 360 - 180) > (0 if is_grid(self.ruleset) else 2):
                     out.append(f"{uid} faces {u.facing}, the text: {v} ({f})")
             elif k == "routed":
+                words = ROUT_WORDS.get(self.ruleset.id, "rout")
                 routed = bool(mark(u, "routed")) or any(
-                    re.search(rf"\b{re.escape(u.name)}\b.*rout", e) for e in self.events)
+                    re.search(rf"\b{re.escape(u.name)}\b.*{words}", e) for e in self.events)
                 if routed != bool(v):
                     out.append(f"{uid} has {'' if routed else 'not '}routed, the text: "
                                f"{'routs' if v else 'does not rout'}")

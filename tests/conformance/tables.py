@@ -107,6 +107,25 @@ def _featherstone_morale(battle, unit, column, dice, events):
         raise ValueError(f"the runner plays the {column!r} column only through a charge")
 
 
+def _featherstone_step_begins(battle):
+    """The case's marks are the situation as its step begins: where a fire step has
+    already noted each unit's figures and disorder (simultaneous fire), note them again."""
+    from manager.model.forces import mark
+    for u in battle.live_units():
+        if mark(u, "strength") is not None:
+            battle.mark_unit(u.id, strength=u.hits,
+                             was_disordered=True if u.disordered else None)
+
+
+# What the events say when a unit routs, as a case's `routed` reads it: Featherstone's
+# "A unit routes or breaks facing away from the enemy" (Charged 0: "Break 2 moves").
+ROUT_WORDS = {"featherstone": r"(rout|breaks)"}
+
+
+# After the case's `state` marks are set: what the ruleset notes as a step begins.
+AFTER_STATE = {"featherstone": _featherstone_step_begins}
+
+
 # A `morale` step no other step resolves: how the ruleset plays it alone.
 MORALE = {"featherstone": _featherstone_morale}
 
@@ -158,6 +177,16 @@ def engine_phase(ruleset, name: str) -> str:
 # rulesets whose formation change is part of a move ("Cost 1 box move penalty to change
 # formation"): a change_formation step followed by the same unit's move is one move
 FORMATION_IN_MOVE = {"morschauser"}
+
+
+def first_player(battle) -> str:
+    """The side that goes first this turn: the winner's choice where the ruleset records it
+    per step (Featherstone's `first.<step>` marks), else the battle's side order."""
+    marks = dict(battle.state.marks)
+    for key in ("first.moves", "first.rally"):
+        if marks.get(key):
+            return marks[key]
+    return battle.state.order[0]
 
 
 def initiative_winner(battle) -> str:

@@ -19,7 +19,7 @@ RECORDED = {
     ("featherstone", "quatre_bras.toml", 1, None): "5f057198c2fce135",
     ("featherstone", "quatre_bras.toml", 2, None): "d3ec64c6f8794901",
     ("featherstone", "austerlitz.toml", 1, 1): "b4fcc3962b62c59b",
-    ("d3", "hanau.toml", 1, None): "69222a1c3f2e7fa2",
+    ("d3", "hanau.toml", 1, None): "4912171e12b13d3e",
     ("d3", "hanau.toml", 2, None): "bf75416923a44016",
     ("d3", "austerlitz.toml", 1, 1): "925fd75ed7afc544",
     ("quickplay", "maida.toml", 1, None): "ce54f22cb3949c78",

@@ -48,6 +48,12 @@ class Commander(CavalryMixin, OrdersCommander):
 
     # ---- movement ------------------------------------------------------------------------
     def _move(self):
+        b = self.battle
+        for l in self.leaders():        # the text's "must move 12 inches away", whenever it
+            if not l.moved and threatened_general(b, l):   # arises (a friend moving off
+                action = self._general(l)                  # can expose him after his turn)
+                if action is not None:
+                    return action
         return (self.first_order(self.leaders(), self._general, lambda l: l.moved)
                 or self.first_order(self.battle.live_units(self.side), self._unit,
                                     lambda u: u.moved or mark(u, "charging")))
@@ -56,10 +62,12 @@ class Commander(CavalryMixin, OrdersCommander):
         b = self.battle
         back = self.back_bearing()
         if threatened_general(b, l):
-            for k in (1.0, 0.75, 0.5, 0.25):
-                hx, hy = heading(back)
-                to = (min(max(l.x + hx * GENERAL_MOVE * k, 0), b.battlefield.width),
-                      min(max(l.y + hy * GENERAL_MOVE * k, 0), b.battlefield.height))
+            # a full 12 inches away (or to the table's edge), the way home first, then
+            # wheeling round: cornered against the edge or the enemy, any way out will do
+            for turn in (0, -30, 30, -60, 60, -90, 90, -120, 120, -150, 150, 180):
+                hx, hy = heading((back + turn) % 360)
+                to = (min(max(l.x + hx * GENERAL_MOVE, 0), b.battlefield.width),
+                      min(max(l.y + hy * GENERAL_MOVE, 0), b.battlefield.height))
                 if self.legal(MoveLeader(l.id, to)):
                     return MoveLeader(l.id, to)
             return None
