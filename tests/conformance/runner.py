@@ -210,7 +210,9 @@ class Runner:
                 prev["dice"] = _join(prev.get("dice"), mine)
                 s["_merged"] = True
             if s.get("action") == "fire" and i > 0 and s.get("expect_refused") is None \
-                    and self.ruleset.id not in FIRE_AS_STEP:
+                    and (self.ruleset.id not in FIRE_AS_STEP
+                         or self.steps[i - 1].get("choice") == "shelter"):
+                # (a sheltering battery's one shot is part of the charge that finds it)
                 prev = self.steps[i - 1]             # the charged unit's reaction volley:
                 if prev.get("action") == "charge" and prev.get("target") == s.get("unit") \
                         and prev.get("unit") == s.get("target") and not prev.get("_merged"):
@@ -321,6 +323,8 @@ class Runner:
                                          step["defenders"][0])
         self._to_side_of(step, i)
         action = self._action(i, step)
+        if verb == "charge" and step.get("leader") and step.get("influence") is not None:
+            self._commit_general(i, step)
         if verb == "melee" and step.get("expect_refused") is None:
             self._engage(i, step, action)
             if step.get("reroll") == []:
@@ -392,6 +396,15 @@ class Runner:
                 self.fail(f"the {phase} phase has no part for {piece.side} after "
                           f"{st.active}'s", i)
 
+    def _commit_general(self, i, step) -> None:
+        """A charge step naming the charged side's general and his influence: the ruleset's
+        CommitGeneral for the charged unit, before the charge."""
+        from manager.actions import action_from_dict
+        uid = step.get("target")
+        act = action_from_dict({"action": "CommitGeneral", "leader": step["leader"],
+                                "unit": uid, "influence": int(step["influence"])})
+        self._exec(act, CaseDice([], self.battle), i, act.describe())
+
     def _decline_rerolls(self, i, step) -> None:
         """`reroll = []`: the owners of elite units in the melee decline their re-roll
         (the ruleset's DeclineReroll, where it has one)."""
@@ -444,6 +457,12 @@ class Runner:
         from manager.dice import Dice
         source = CaseDice(step.get("dice"), self.battle)
         events: list = []
+        if step.get("leader") and step.get("influence") is not None:
+            # the general committed to the unit first (the ruleset's CommitGeneral)
+            from manager.actions import action_from_dict
+            act = action_from_dict({"action": "CommitGeneral", "leader": step["leader"],
+                                    "unit": step["unit"], "influence": int(step["influence"])})
+            self._exec(act, CaseDice([], self.battle), i, act.describe())
         try:
             MORALE[self.ruleset.id](self.battle, self._unit(step["unit"], i),
                                     step.get("column", "rally"), Dice(source, 0), events)
@@ -470,7 +489,12 @@ class Runner:
                 self.battle.state.order[0]
         order = [p.name for p in self.ruleset.phases]
         st = self.battle.state
-        if (st.phase, st.active) == (want, side) or order.index(want) < order.index(st.phase):
+        if (st.phase, st.active) == (want, side):
+            return
+        if order.index(want) < order.index(st.phase):
+            if step.get("action") == "rally" and want == "rally" and self.ruleset.id in \
+                    FIRE_AS_STEP and self._acted:
+                self._advance(side, want, st.turn + 1)   # its next rally check: next turn
             return
         self._advance(side, want, st.turn)
 

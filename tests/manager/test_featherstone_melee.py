@@ -199,6 +199,8 @@ def test_a_battery_charged_fires_canister_then_its_crew_shelter():
     s, src = fight(red="foot_artillery", red_y=16.5,
                    extra=[piece("r2", "red", "line_infantry", (23.5, 16.5))])
     src.push(3, 1, 1, 1, 1, 1)                    # close canister on foot: 2 dice = 4, no saves
-    s.execute(ga.Charge("b", "r"))
+    src.push(6)             # casualties while charging: the charger checks (6 + 1: goes on)
+    events = s.execute(ga.Charge("b", "r"))
+    assert any("b checks morale (charged)" in e.describe() for e in events)
     assert s.battle.units["b"].hits == 20
     assert mark(s.battle.units["r"], "sheltered") == "r2"

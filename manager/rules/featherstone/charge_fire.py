@@ -76,20 +76,21 @@ def resolve_charge_shot(battle, unit, lead, kind: str, dice) -> list:
     else:
         lost = support_fire(battle, (unit, lead), lead, dice, events)
     battle.mark_unit(d.id, pre_melee=mark(d, "pre_melee", 0) + lost)
-    _charger_reacts(battle, battle.units[lead.id], d, lost, dice, events)
+    charger_reacts(battle, battle.units[lead.id], d, lost, dice, events)
     if not battle.units[lead.id].eliminated:
         hit_leaders_check(battle, battle.units[lead.id], hits, dice, events)
     settle(battle, events)
     return events
 
 
-def _charger_reacts(battle, lead, d, lost: int, dice, events: list) -> None:
+def charger_reacts(battle, lead, d, lost: int, dice, events: list) -> bool:
     """After a volley at the charger: its check if it lost figures, then the halt at a
-    quarter of the strength it charged with (whatever the check said)."""
+    quarter of the strength it charged with (whatever the check said). True if the
+    charge is stopped."""
     from .melee import ChargeHalted
     from .morale import check
     if lead.eliminated:
-        return
+        return True
     charged_with = mark(lead, "charge_strength", lead.hits)
     stopped = False
     if lost and battle.option("charger_check") == "charged_column":
@@ -111,6 +112,7 @@ def _charger_reacts(battle, lead, d, lost: int, dice, events: list) -> None:
         battle.update_unit(lead.id, disordered=True)
         battle.mark_unit(lead.id, charging=None, stopped=f"{d.id}@{battle.state.turn}")
         battle.mark_unit(d.id, reaction=None, first_fired=None, pre_melee=None)
+    return stopped
 
 
 def stopped_before(battle, defender: str) -> str:

@@ -118,7 +118,7 @@ def resolve_charge(battle, action, dice) -> list:
     outcome = _answer(battle, unit, target, dice, events)
     target = battle.units[target.id]
     unit = battle.units[unit.id]
-    if unit.eliminated:
+    if unit.eliminated or outcome == "stopped by canister":
         return [ChargeDeclared(unit.name, target.name, outcome)] + events
     if outcome in ("fled", "broke", "fell back") and not target.eliminated:
         # the charger follows to where the target stood; it is caught if still in reach
@@ -165,7 +165,10 @@ def _answer(battle, unit, target, dice, events: list) -> str:
             save, bonus = save_for(battle, unit, True, target.pos)
             shot = Shot(True, "canister", CLOSE_CANISTER if band_close else 0.0, to_hit=0,
                         damage_dice=2 if band_close else 1, save=save, save_bonus=bonus)
-            shoot(battle, target, unit, shot, dice, events)
+            lost = shoot(battle, target, unit, shot, dice, events)
+            from .charge_fire import charger_reacts      # casualties while charging
+            if lost and charger_reacts(battle, battle.units[unit.id], target, lost, dice, events):
+                return "stopped by canister"
         friends = [u for u in near_units(battle, target.pos, 10, target.side)
                    if u.id != target.id and arm(u) != "artillery"
                    and unit_gap(battle, u, target) <= SHELTER_REACH]
@@ -235,7 +238,19 @@ def answers(battle, unit, target) -> list:
     return [(f, column, max(MORALE_MIN, min(MORALE_MAX, f + mod))) for f in range(1, 7)]
 
 
-def reaction_for(battle, unit, target, column: str, score: int):
+def charged_reread(battle, target, face: int, score: int) -> int:
+    """The score read on the Charged column after a Rally-column roll that stood: the same
+    score (default, the Rally column's -1 included), or the same die with the Charged
+    column's own modifiers (option charged_reread = die: the -1 is "Rally only")."""
+    if battle.option("charged_reread") != "die":
+        return score
+    from .morale import modifiers
+    from .tables import MORALE_MAX, MORALE_MIN
+    mod = sum(v for _, v in modifiers(battle, target, "charged"))
+    return max(MORALE_MIN, min(MORALE_MAX, face + mod))
+
+
+def reaction_for(battle, unit, target, column: str, score: int, charged=None):
     """(word, reaction, disorder it, form square) for a score read on `column` (the Rally
     column's failures end it there; otherwise the same score on the Charged column)."""
     from .morale import column_table
@@ -247,7 +262,7 @@ def reaction_for(battle, unit, target, column: str, score: int):
             return "routs", None, True, False
         if r == "fall_back":
             return "fell back", None, True, False
-    result = column_table(battle, "charged")[score]
+    result = column_table(battle, "charged")[score if charged is None else charged]
     if result == "break":
         return "broke", None, True, False
     if result == "fall_back":
@@ -282,13 +297,15 @@ def _charged_result(battle, unit, target, dice, events):
             return "dispersed", None, False, False
         if result.startswith("rally"):
             battle.update_unit(target.id, disordered=False)
+        again = charged_reread(battle, target, face, score)
         if result not in ("rout", "fall_back"):
-            events.append(MoraleChecked(target.name, "charged", face, "the same roll", score,
-                                        LABELS.get(CHARGED[score], CHARGED[score])))
+            events.append(MoraleChecked(target.name, "charged", face, "the same roll", again,
+                                        LABELS.get(CHARGED[again], CHARGED[again])))
     else:
         score, _, _ = check(battle, target, "charged", dice, events)
+        again = None
     word, reaction, disorder, square = reaction_for(battle, unit, battle.units[target.id],
-                                                    column, score)
+                                                    column, score, again)
     if reaction == "counter":
         battle.mark_unit(target.id, impetuous=battle.state.turn)
     return word, reaction, disorder, square

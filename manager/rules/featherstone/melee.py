@@ -132,7 +132,8 @@ def check_resolve_melee(battle, action) -> None:
     if not any(m.defender == action.defender for m in melees(battle)):
         who = stopped_before(battle, action.defender)
         need(not who, f"{who}'s charge was stopped by fire before contact: no melee")
-    find(battle, action.defender)
+    need(any(m.defender == action.defender for m in melees(battle)),
+         f"there is no melee at {action.defender!r}: no charger is in contact with it")
 
 
 def resolve_melee(battle, action, dice) -> list:

@@ -320,7 +320,7 @@ def charge_odds(battle, action, exact: bool = True) -> Odds:
     answer that stands, the melee as it would then be fought (support fire, first fire,
     the halt, the charger's check, disorder before the strikes). Batteries and evading
     skirmishers are shown as the melee if they stand."""
-    from .charges import answers, charge_path, check_charge, reaction_for
+    from .charges import answers, charge_path, charged_reread, check_charge, reaction_for
     from .state import is_skirmish
     check_charge(battle, action)
     unit, target = battle.units[action.unit], battle.units[action.target]
@@ -340,7 +340,9 @@ def charge_odds(battle, action, exact: bool = True) -> Odds:
     lines: dict = {}
     memo: dict = {}
     for face, column, score in answers(battle, unit, target):
-        word, reaction, disorder, square = reaction_for(battle, unit, target, column, score)
+        again = charged_reread(battle, target, face, score) if column == "rally" else None
+        word, reaction, disorder, square = reaction_for(battle, unit, target, column, score,
+                                                        again)
         w = one / 6
         if reaction is None:
             key = f"{target.name} {'breaks' if word in ('broke', 'routs', 'dispersed') else 'falls back'} (no melee)"

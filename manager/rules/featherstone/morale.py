@@ -88,7 +88,9 @@ def modifiers(battle, unit, column: str, general=None, influence=None) -> list[t
             (influence_value(battle, named, True, influence), named)
         if v:
             mods.append((f"{best.name} attached", v))
-    elif general is not None:
+    elif general is None and column != "rally":
+        general, influence = committed_general(battle, unit)   # Charged, Lost Melee
+    if not attached and general is not None:
         v = influence_value(battle, general, False, influence)
         if v:
             mods.append((f"{general.name} near", v))
@@ -123,6 +125,21 @@ def may_influence(battle, leader, unit) -> str:
     return ""
 
 
+def committed_general(battle, unit):
+    """(general, influence) the player committed to this unit this turn for a check on the
+    Charged or Lost Melee column (CommitGeneral), else (None, None). "+1/0/-1 General
+    within 4\" of the unit" is a modifier of every column, "at the player's whim" (issue
+    15: only the Rally column took one); the stray-round die follows as on a rally."""
+    v = mark(unit, "lend")
+    if not v:
+        return None, None
+    lid, value, turn = str(v).split(":")
+    l = battle.leaders.get(lid)
+    if int(turn) != battle.state.turn or l is None or may_influence(battle, l, unit):
+        return None, None
+    return l, int(value)
+
+
 def mark_leader_barred(battle, leader) -> bool:
     return leader.id in dict(battle.state.marks).get("no_influence", ())
 
@@ -135,6 +152,8 @@ def _pt(xy):
 def check(battle, unit, column: str, dice, events: list, general=None,
           face: int | None = None, influence: int | None = None) -> tuple[int, str, int]:
     """Roll (or reuse `face`) and read the column: (score, result, face)."""
+    if general is None and column != "rally" and not attached_leaders(battle, unit):
+        general, influence = committed_general(battle, unit)   # Charged, Lost Melee
     near = general is not None and general not in attached_leaders(battle, unit)
     if near and influence_value(battle, general, False, influence) == 0:
         general = None                       # he lends nothing: no risk either

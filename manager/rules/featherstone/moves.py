@@ -83,6 +83,38 @@ def resolve_decline(battle, action, dice) -> list:
     return [StanceChosen(battle.units[action.unit].name, "forgoes its re-roll this turn")]
 
 
+@register
+@dataclass(frozen=True)
+class CommitGeneral(GameAction):
+    """Featherstone: a general within 4 inches lends his influence (+1..-1, "at the
+    player's whim") to a unit's checks on the Charged and Lost Melee columns this turn;
+    a stray round may hit him (1 on a die) when the unit is in harm's way."""
+    leader: str
+    unit: str
+    influence: int = 1
+
+
+def check_commit(battle, action) -> None:
+    from .morale import may_influence
+    leader, unit = battle.leaders.get(action.leader), battle.units.get(action.unit)
+    need(leader is not None and not leader.eliminated, f"there is no general {action.leader!r}")
+    need(unit is not None and not unit.eliminated, f"there is no unit {action.unit!r}")
+    why = may_influence(battle, leader, unit)
+    need(not why, why)
+    from .state import attached_to
+    host = attached_to(battle, leader)
+    top = 2 if host is not None and host.id == unit.id else 1
+    need(-top <= action.influence <= top, "a general within 4 inches gives +1, 0 or -1; "
+         "one attached +2 to -2")
+
+
+def resolve_commit(battle, action, dice) -> list:
+    battle.mark_unit(action.unit, lend=f"{action.leader}:{action.influence}:{battle.state.turn}")
+    leader, unit = battle.leaders[action.leader], battle.units[action.unit]
+    return [StanceChosen(unit.name, f"has {leader.name}'s influence ({action.influence:+d}) "
+                                    f"if charged or beaten this turn")]
+
+
 @dataclass
 class Plan:
     cost: float          # inches the move spends (half-rate moves count double)

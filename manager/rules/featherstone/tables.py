@@ -141,6 +141,11 @@ OPTIONS = (
            "disordered troops halve their hits (halve); or the melee paragraph's own steps, "
            "which do not repeat the halving, are the whole procedure (full).",
            ("halve", "full")),
+    Option("charged_reread", "score", "A unit due its rally check that is charged rolls once "
+           "on the Rally column and, if it stands, 'use the same roll' on the Charged "
+           "column: the same score, the Rally column's -1 included (score), or the same "
+           "die with the Charged column's own modifiers, the -1 being 'Rally only' (die).",
+           ("score", "die")),
     Option("gun_move_fire", "both", "Guns fire if they moved no more than half AND turned "
            "45 degrees or less (both limits), or if either holds (a gun that moved a full "
            "move straight ahead may still fire).", ("both", "either")),
@@ -164,20 +169,21 @@ OPTIONS = (
 PHASES = (
     Phase("initiative", "Initiative", frozenset({"ChooseInitiative", "EndPhase"}),
           "The high roller chooses who goes first in each step."),
-    Phase("rally", "Rally", frozenset({"Rally", "EndPhase"}),
+    Phase("rally", "Rally", frozenset({"Rally", "CommitGeneral", "EndPhase"}),
           "Disordered units check morale to rally; a general may add his influence."),
-    Phase("generals", "Move generals", frozenset({"MoveLeader", "EndPhase"}),
+    Phase("generals", "Move generals", frozenset({"MoveLeader", "CommitGeneral", "EndPhase"}),
           "Generals ride; one who ends on a unit's base is attached to it."),
-    Phase("charges", "Charges", frozenset({"Charge", "EndPhase"}),
+    Phase("charges", "Charges", frozenset({"Charge", "CommitGeneral", "EndPhase"}),
           "Declare and move charges; the charged unit checks morale at once."),
     Phase("moves", "Other moves", frozenset({"MoveUnit", "ChangeFormation", "SoundRecall",
-                                             "HoldGround", "EndPhase"}),
+                                             "HoldGround", "CommitGeneral", "EndPhase"}),
           "Move and re-form the units that did not charge."),
-    Phase("fire_first", "Stationary fire", frozenset({"Fire", "EndPhase"}),
+    Phase("fire_first", "Stationary fire", frozenset({"Fire", "CommitGeneral", "EndPhase"}),
           "Units that did not move shoot first, simultaneously."),
-    Phase("fire", "Moving fire", frozenset({"Fire", "EndPhase"}),
+    Phase("fire", "Moving fire", frozenset({"Fire", "CommitGeneral", "EndPhase"}),
           "Units that moved shoot, simultaneously."),
-    Phase("melee", "Melee", frozenset({"ResolveMelee", "DeclineReroll", "EndPhase"}),
+    Phase("melee", "Melee", frozenset({"ResolveMelee", "DeclineReroll", "CommitGeneral",
+                                          "EndPhase"}),
           "Resolve every charge that reached its target."),
 )
 # steps each side plays in turn (first player, then second); the rest are played once
