@@ -302,6 +302,19 @@ class Laptop:
                 await asyncio.sleep(exc.retry)
         raise ActionRefused("the host kept refusing: too many messages")
 
+    def table_dice(self, action, ask) -> list[int]:
+        """The faces of the table dice this action will roll, asked of the umpire where it
+        is made: `ask(request)` as for a ManualSource (purpose, count, sides), tried on a
+        copy of this laptop's battle. Send them with `act(action, dice=...)`; the host
+        tries them again at its head and refuses dice that no longer fit."""
+        from ..dice import ManualSource
+        s = self.session
+        probe = Session.__new__(Session)
+        probe.battle, probe.ruleset, probe.entries = s.battle.copy(), s.ruleset, []
+        probe.check(action)
+        entry = probe._apply(action, ManualSource(ask))
+        return [f for roll in entry.rolls for f in roll.faces]
+
     async def done(self) -> None:
         """This laptop has finished the current phase (the host ends it when all have)."""
         if self._ws is None or self.session is None:

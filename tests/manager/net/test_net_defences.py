@@ -139,7 +139,10 @@ def test_typed_table_dice_travel_with_the_action_and_must_all_be_rolled():
             with pytest.raises(ActionRefused, match="only 0 were entered|needs"):
                 await lap.act(fire, dice=[])
             assert len(session.entries) == head
-            index = await lap.act(fire, dice=[5] * n)
+            asked = []
+            faces = lap.table_dice(fire, lambda req: asked.append(req) or [5] * req.count)
+            assert len(faces) == n and all(r.purpose for r in asked)
+            index = await lap.act(fire, dice=faces)
             await lap.wait_until(lambda: lap.head == index + 1, 10)
             return session, lap, index, n
         finally:
