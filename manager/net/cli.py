@@ -46,6 +46,8 @@ def register(sub) -> None:
     j.add_argument("--save", metavar="COPY.berthier",
                    help="keep a copy of the battle (replaced as it goes)")
     j.add_argument("--name", help="how the host and the other laptops see this laptop")
+    j.add_argument("--wait", type=float, default=15.0, metavar="SECONDS",
+                   help="give up joining after this long without an answer (default 15)")
     j.add_argument("--id", dest="laptop_id", help=argparse_hidden())
     j.set_defaults(run=_join)
 
@@ -103,6 +105,8 @@ def _host(args) -> int:
     _quiet_logging()
     from ..store import sqlite_file
     from .address import new_code, new_token
+    from .address import choose_bind
+    choose_bind(args.bind, args.public)          # a bad --bind is refused before any file
     if args.turns and Path(args.file).suffix.lower() != ".toml":
         raise BerthierError("--turns goes with a scenario (.toml); a battle file keeps its own")
     record = open_for_hosting(Path(args.file), args.save, args.turns)
@@ -125,7 +129,8 @@ async def _serve(args, record, code: str, token: str) -> int:
     try:
         await host.start()
     except OSError as exc:
-        raise BerthierError(f"cannot listen on port {args.port}: {exc.strerror or exc}") from None
+        raise BerthierError(f"cannot listen on port {args.port}: {exc.strerror or exc}; "
+                            f"{record.path} is kept: host it again on another port") from None
     print(f"address {host.address}", flush=True)
     print(f"code {host.code}", flush=True)
     print(f"players {host.players_url}", flush=True)
@@ -205,7 +210,7 @@ async def _follow(args, commands) -> int:
     stop = asyncio.Event()
     _stop_on_signals(stop)
     try:
-        await laptop.start()
+        await laptop.start(timeout=args.wait)
         if keeper is not None and keeper.file is None:
             keeper.write()
         print(f"joined {laptop.host}:{laptop.port} as {laptop.name} for "

@@ -36,6 +36,7 @@ log = logging.getLogger("berthier.net")
 HELLO_TIMEOUT = 10.0
 MAX_STRIKES = 10              # malformed messages before a connection is closed
 MAX_WRONG_CODES = 5           # per address per minute
+MAX_CONNECTIONS = 64          # a club table has a handful of laptops; more is a flood
 
 
 class Host(Seats):
@@ -61,6 +62,7 @@ class Host(Seats):
         self.shown_host = "127.0.0.1"
         self.refusals = 0
         self._last_acting = None
+        self._open = 0                                # connections, joined or not
 
     # ---- life --------------------------------------------------------------------------
     async def start(self) -> None:
@@ -156,6 +158,17 @@ class Host(Seats):
             log.warning("refused %s: not on the local network", peer)
             await ws.close(1008, "this host serves its local network only")
             return
+        self._open += 1
+        try:
+            if self._open > MAX_CONNECTIONS:
+                log.warning("refused %s: %d connections open already", peer, MAX_CONNECTIONS)
+                await ws.close(1013, "too many connections")
+                return
+            await self._joined(ws, peer)
+        finally:
+            self._open -= 1
+
+    async def _joined(self, ws, peer: str) -> None:
         seat = await self._hello(ws, peer)
         if seat is None:
             return

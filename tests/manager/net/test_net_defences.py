@@ -229,3 +229,39 @@ def test_the_host_listens_on_the_local_network_only_unless_told():
         address.choose_bind("8.8.8.8", False)
     assert address.choose_bind(None, True)[0] == ["0.0.0.0"]
     assert address.split_address("ws://10.0.0.5:9000/play") == ("10.0.0.5", 9000)
+
+
+def test_peers_off_the_local_network_and_floods_of_connections_are_turned_away(monkeypatch):
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
+
+    import manager.net.host as host_module
+
+    async def closed_with(uri):
+        async with connect(uri) as ws:
+            try:
+                await asyncio.wait_for(ws.recv(), 10)
+            except ConnectionClosed as exc:
+                return exc.rcvd.code, exc.rcvd.reason
+        return None
+
+    async def go():
+        session = austerlitz()
+        host = Host(session, bind="127.0.0.1")
+        await host.start()
+        uri = f"ws://{host.address}/play"
+        try:
+            monkeypatch.setattr(host_module, "MAX_CONNECTIONS", 1)
+            async with connect(uri):                 # one idle connection, no hello yet
+                crowded = await closed_with(uri)
+            monkeypatch.setattr(host_module, "MAX_CONNECTIONS", 64)
+            monkeypatch.setattr(host_module.addr, "is_local", lambda ip: False)
+            outsider = await closed_with(uri)
+            return crowded, outsider, session
+        finally:
+            await host.stop()
+
+    crowded, outsider, session = run(go())
+    assert crowded == (1013, "too many connections")
+    assert outsider == (1008, "this host serves its local network only")
+    assert session.entries == []
