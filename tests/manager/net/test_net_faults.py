@@ -170,3 +170,43 @@ def test_kill_9_of_the_host_mid_turn_restart_from_its_file_and_the_laptops_rejoi
     single = Session.replay(austerlitz(turns=2).battle, final.entries)
     for lap in laps:
         assert digest(lap.session) == digest(single) == digest(final)
+
+
+def test_a_laptop_whose_log_the_host_took_back_while_it_was_away_starts_again():
+    """A move taken back and replaced while a laptop was away: its last entry no longer
+    matches the host's, so it gets the scenario and the whole log again."""
+    from test_net_refusals import to_move_phase
+
+    async def go():
+        session = austerlitz()
+        to_move_phase(session)
+        commander = session.ruleset.commander(session.battle, session.battle.state.active)
+        first = commander.next_action()
+        host = Host(session, bind="127.0.0.1")
+        await host.start()
+        lap = Laptop(host.address, host.code, ["guard"], backoff=(0.05, 0.1))
+        seen = Events()
+        lap.add_listener(seen)
+        try:
+            await lap.start()
+            host.execute(first)
+            head = len(session.entries)
+            await lap.wait_until(lambda: lap.head == head, 10)
+            await host.stop()                       # the host goes away for a moment...
+            await lap.wait_until(lambda: lap.state == "reconnecting", 10)
+            session.undo_to(head - 1)               # ...and its umpire moves another unit
+            commander.done.add(first.unit)
+            other = commander.next_action()
+            assert other != first
+            session.execute(other)
+            await host.start()
+            await lap.wait_until(lambda: lap.caught_up and lap.joins == 2, 20)
+            return session, lap, seen, other
+        finally:
+            await lap.close()
+            await host.stop()
+
+    session, lap, seen, other = run(go())
+    assert len(seen.of("reset")) == 2               # the first join, and the new start
+    assert lap.session.entries[-1].action == other
+    assert digest(lap.session) == digest(session)
