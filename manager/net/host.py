@@ -289,17 +289,17 @@ class Host(Seats):
         elif kind == "claim":
             why = self._claim_problem(seat.id, set(msg["commands"]))
             if why:
-                self._send(seat, "error", reason=why, fatal=False)
+                self._answer_claim(seat, msg, why)
             else:
                 self._take(seat, set(msg["commands"]))
-                self._send(seat, "claimed", commands=sorted(seat.commands))
+                self._answer_claim(seat, msg, "")
                 self._send_acting()
         elif kind == "release":
             for cid in msg["commands"]:
                 if self.claims.get(cid) == seat.id:
                     del self.claims[cid]
                     seat.commands.discard(cid)
-            self._send(seat, "claimed", commands=sorted(seat.commands))
+            self._answer_claim(seat, msg, "")
             self._maybe_end_phase()
         elif kind == "hello":
             self._send(seat, "error", reason="already joined", fatal=False)
@@ -308,6 +308,16 @@ class Host(Seats):
                 self.claims.pop(cid, None)
             seat.commands.clear()
             self._maybe_end_phase()
+
+    def _answer_claim(self, seat: Seat, msg: dict, why: str) -> None:
+        ident = {"id": msg["id"]} if "id" in msg else {}
+        if why:
+            if ident:
+                self._send(seat, "refused", reason=why, head=len(self.session.entries), **ident)
+            else:
+                self._send(seat, "error", reason=why, fatal=False)
+        else:
+            self._send(seat, "claimed", commands=sorted(seat.commands), **ident)
 
     def _act(self, seat: Seat, msg: dict) -> None:
         s, action, at, ident = self.session, msg["action"], msg["index"], msg["id"]

@@ -255,7 +255,11 @@ class Laptop:
 
     def _on_claimed(self, msg) -> None:
         self.commands = list(msg["commands"])
+        fut = self._pending.pop(msg.get("id"), None)
+        if fut is not None and not fut.done():
+            fut.set_result(self.commands)
         self._emit("claimed", commands=self.commands)
+        self._bump()
 
     def _on_notice(self, msg) -> None:
         self._emit("notice", text=str(msg.get("text", "")))
@@ -298,6 +302,23 @@ class Laptop:
             try:
                 return await asyncio.wait_for(self._request("act", index=self.head, **fields),
                                               timeout)
+            except RateLimited as exc:
+                await asyncio.sleep(exc.retry)
+        raise ActionRefused("the host kept refusing: too many messages")
+
+    async def claim(self, commands, timeout: float = 10.0) -> list[str]:
+        """Claim more commands; this laptop's commands after. ActionRefused with the host's
+        reason (unknown, or held by a connected laptop: named)."""
+        return await self._asked("claim", timeout, commands=sorted(set(commands)))
+
+    async def release(self, commands, timeout: float = 10.0) -> list[str]:
+        """Give commands up (the phase no longer waits on this laptop for them)."""
+        return await self._asked("release", timeout, commands=sorted(set(commands)))
+
+    async def _asked(self, kind: str, timeout: float, **fields):
+        for _ in range(50):
+            try:
+                return await asyncio.wait_for(self._request(kind, **fields), timeout)
             except RateLimited as exc:
                 await asyncio.sleep(exc.retry)
         raise ActionRefused("the host kept refusing: too many messages")

@@ -40,8 +40,8 @@ FROM_LAPTOP = {
             "dice": (INTS, False)},
     "done": {"turn": (INT, True), "side": (TEXT, True), "phase": (TEXT, True)},
     "undo": {"id": (INT, True), "to": (INT, True), "why": (TEXT, False)},
-    "claim": {"commands": (TEXTS, True)},
-    "release": {"commands": (TEXTS, True)},
+    "claim": {"commands": (TEXTS, True), "id": (INT, False)},
+    "release": {"commands": (TEXTS, True), "id": (INT, False)},
     "leave": {},
 }
 

@@ -168,3 +168,29 @@ def test_a_still_legal_order_from_a_stale_index_is_accepted():
 
     session, first = run(go())
     assert session.entries[-1].action == first
+
+
+def test_a_laptop_joins_with_no_command_then_claims_and_releases():
+    async def go():
+        session = austerlitz()
+        host = await hosted(session)
+        holder = Laptop(host.address, host.code, ["guard"], name="Dupont")
+        lap = Laptop(host.address, host.code, [])
+        try:
+            await holder.start()
+            await lap.start()
+            held = {s["name"]: s["commands"] for s in lap.acting_info["laptops"]}
+            assert held["Dupont"] == ["guard"]
+            with pytest.raises(ActionRefused, match="already claimed by Dupont"):
+                await lap.claim(["guard", "i-corps"])
+            assert lap.commands == [] and host.claims == {"guard": holder.laptop_id}
+            assert await lap.claim(["i-corps", "v-corps"]) == ["i-corps", "v-corps"]
+            assert await lap.release(["v-corps"]) == ["i-corps"]
+            return host.claims, lap
+        finally:
+            await lap.close()
+            await holder.close()
+            await host.stop()
+
+    claims, lap = run(go())
+    assert claims == {"guard": claims["guard"], "i-corps": lap.laptop_id}
