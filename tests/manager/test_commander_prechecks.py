@@ -188,3 +188,30 @@ def test_quickplay_too_far_in_play():
             skipped += 1
             assert refused(s, ga.Charge(u.id, e.id))
     assert skipped > 100
+
+
+# ---- featherstone charge odds: support fire shared between the target's answers ---------------
+def test_featherstone_charge_odds_share_support_fire_exactly(monkeypatch):
+    """charge_odds weighs each answer of the target on copies of the battle; support fire
+    is computed once per formation of the target and shared. Every charge the commander
+    weighs on Austerlitz gets the very same odds (exact fractions) as when each answer
+    computes its own."""
+    from manager.rules.featherstone import melee_odds as mo
+    from manager.rules.featherstone import commander as fc
+    seen = []
+    real = mo.charge_odds
+
+    def recording(battle, action, exact=True):
+        seen.append((battle.copy(), action))
+        return real(battle, action, exact=exact)
+    monkeypatch.setattr(fc, "charge_odds", recording)
+    for _ in every_pair_in_play("featherstone", "moves", turns=3):
+        pass
+    assert len(seen) >= 5
+    shared = [real(b, a, exact=True) for b, a in seen]
+    monkeypatch.setattr(mo, "_shared_support",
+                        lambda shared, *args: mo._support(*args))
+    alone = [real(b, a, exact=True) for b, a in seen]
+    for x, y in zip(shared, alone):
+        assert x.outcomes == y.outcomes
+        assert [l.dist.weights for l in x.lines] == [l.dist.weights for l in y.lines]

@@ -147,6 +147,20 @@ def _support(battle, m: Melee, side: str, target, chosen=None) -> Dist:
     return total
 
 
+def _shared_support(shared, battle, m: Melee, side: str, target, chosen) -> Dist:
+    """_support, shared between the answers a charge_odds weighs (`shared`: one dict per
+    charge_odds call, or None). Those answers are copies of one battle that differ only
+    in the charged unit's disorder, formation and `reaction` mark; support fire reads
+    the charged unit's formation (its base, its save, the damage bonus) but never its
+    disorder nor its reaction, so answers with the same formation share it."""
+    if shared is None:
+        return _support(battle, m, side, target, chosen)
+    key = (side, target.id, chosen, battle.units[m.defender].formation)
+    if key not in shared:
+        shared[key] = _support(battle, m, side, target, chosen)
+    return shared[key]
+
+
 def _check_fails(battle, unit, lost: int) -> Fraction:
     """Chance the charger, `lost` figures down, breaks or falls back on the Charged column."""
     hurt = evolve(unit, hits=max(unit.hits - lost, 1))
@@ -157,7 +171,7 @@ def _check_fails(battle, unit, lost: int) -> Fraction:
     return Fraction(bad, 6)
 
 
-def melee_odds(battle, m: Melee, support=None, exact: bool = True) -> Odds:
+def melee_odds(battle, m: Melee, support=None, exact: bool = True, shared=None) -> Odds:
     """The melee's outcomes, step by step as resolve_melee plays it: support fire, first
     fire, the halt at a quarter of the charge's strength lost to fire, a lancer's first
     strike, the charger's check, then the strikes, each with the disorder the casualties
@@ -171,8 +185,8 @@ def melee_odds(battle, m: Melee, support=None, exact: bool = True) -> Odds:
     first = _first_striker(battle, d, lead, reaction)
     charged_with = mark(lead, "charge_strength", lead.hits)
     before = charged_with - lead.hits               # lost to fire since the charge began
-    sup_on_a = pm.of(_support(battle, m, d.side, lead, support))
-    sup_on_d = pm.of(_support(battle, m, lead.side, d, support))
+    sup_on_a = pm.of(_shared_support(shared, battle, m, d.side, lead, support))
+    sup_on_d = pm.of(_shared_support(shared, battle, m, lead.side, d, support))
     bonus_a, bonus_d = bonus(battle, attackers), bonus(battle, [d])
     bonus_d += mark(d, "pre_melee", 0)             # first / support fire taken as steps
     checked = charged_with - mark(lead, "checked_at", charged_with)   # losses checked
@@ -339,6 +353,7 @@ def charge_odds(battle, action, exact: bool = True) -> Odds:
     mixed: dict = {}
     lines: dict = {}
     memo: dict = {}
+    shared: dict = {}                 # support fire, by the charged unit's formation
     for face, column, score in answers(battle, unit, target):
         again = charged_reread(battle, target, face, score) if column == "rally" else None
         word, reaction, disorder, square = reaction_for(battle, unit, target, column, score,
@@ -355,7 +370,7 @@ def charge_odds(battle, action, exact: bool = True) -> Odds:
             c.update_unit(target.id, disordered=k[1],
                           formation="square" if square else target.formation)
             c.mark_unit(target.id, reaction=reaction)
-            memo[k] = melee_odds(c, m, exact=exact)
+            memo[k] = melee_odds(c, m, exact=exact, shared=shared)
         o = memo[k]
         for name, p in o.outcomes.items():
             mixed[name] = mixed.get(name, 0 * one) + w * p
