@@ -86,7 +86,8 @@ class Battle:
 
     def copy(self) -> "Battle":
         b = Battle.__new__(Battle)
-        b.version, b._cache, b._derived, b._kept = 0, {}, {}, {}
+        b.version, b._cache, b._derived = 0, {}, {}
+        b._kept = self._kept      # shared: its entries check themselves (same records)
         b._journal, b._journal_base = [("all",)], 0
         b.restore(self.snapshot())
         return b
@@ -206,8 +207,9 @@ class Battle:
             return value
 
     def kept(self, key, build):
-        """A store kept across changes (never cleared by `touch`): for memos whose every
-        entry checks itself against the records it was made from. A copy starts empty."""
+        """A store kept across changes (never cleared by `touch`) and shared with copies
+        (trial battles the rules build to weigh an order): for memos whose every entry
+        checks itself against the very records it was made from."""
         store = self._kept.get(key)
         if store is None:
             store = self._kept[key] = build()

@@ -180,3 +180,20 @@ def test_a_segment_is_the_line_string_shapely_builds(a, b):
 
     from manager.footprint import point
     assert point(a).wkb == Point(a).wkb
+
+
+def test_kept_bases_never_answer_for_another_record():
+    """Bases are kept across changes and shared with copies; each answers only for the
+    very unit record it was built from (a moved unit, in the battle or a trial copy)."""
+    from builders import build_table, piece
+    from manager.rules.featherstone.state import _footprint, footprint
+    b = build_table([piece("a", "blue", "line_infantry", (10, 30)),
+                     piece("e", "red", "line_infantry", (10, 10))], "featherstone")
+    before = footprint(b, b.units["a"])
+    c = b.copy()
+    c.update_unit("a", x=20.0, y=20.0, facing=90, formation="column")
+    assert footprint(c, c.units["a"]) == _footprint(c, c.units["a"], None, None, None, None)
+    assert footprint(c, c.units["a"]).centre == (20.0, 20.0)
+    assert footprint(b, b.units["a"]) == before == _footprint(b, b.units["a"], None, None, None, None)
+    b.update_unit("a", x=12.0)
+    assert footprint(b, b.units["a"]).centre == (12.0, 30.0)
