@@ -514,6 +514,14 @@ class Runner:
                 self.battle.mark_unit(uid, **how[2])
         elif how[0] == "action":
             step["_action"] = how[1]
+        elif how[0] == "before":                     # a standing choice, declared first
+            from manager.actions import action_from_dict
+            act = action_from_dict({"action": how[1], "unit": step.get(how[2])})
+            if self.ruleset.id in SHARED_PHASES or act.verb not in self.ruleset.phase(
+                    self.battle.state.phase).actions:
+                self.fail(f"the runner cannot declare {act.describe()} in the "
+                          f"{self.battle.state.phase} phase", i)
+            self._exec(act, CaseDice([], self.battle), i, act.describe())
         else:
             step["_fields"] = how[1]
 

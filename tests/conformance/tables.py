@@ -72,7 +72,8 @@ CHOICES = {
         # the engine shelters crews and generals, and counter-charges on a 7, whenever the
         # text allows: these choices need nothing more
         ("charge", "shelter"): ("mark", "target", {}),
-        ("charge", "counter_charge"): ("mark", "target", {}),
+        # foot answering a 7 from foot: the ruleset's CounterCharge on the charged unit
+        ("charge", "counter_charge"): ("before", "CounterCharge", "target"),
         ("move", "recall"): ("action", "SoundRecall"),
     },
 }

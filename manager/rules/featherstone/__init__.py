@@ -44,6 +44,7 @@ class Featherstone(TableRuleset, Ruleset):
         self.plays(moves.SoundRecall, moves.check_recall, moves.resolve_recall)
         self.plays(moves.HoldGround, moves.check_hold, moves.resolve_hold)
         self.plays(moves.DeclineReroll, moves.check_decline, moves.resolve_decline)
+        self.plays(moves.CounterCharge, moves.check_counter, moves.resolve_counter)
         self.plays(moves.CommitGeneral, moves.check_commit, moves.resolve_commit)
         self.plays(ga.Fire, fire.check_fire, fire.resolve_fire, fire.fire_odds)
         self.plays(ga.ResolveMelee, melee.check_resolve_melee, melee.resolve_melee,

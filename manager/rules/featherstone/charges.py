@@ -273,6 +273,8 @@ def reaction_for(battle, unit, target, column: str, score: int, charged=None):
     if result == "counter":
         if t_arm == "cavalry" and cav_charge:
             reaction = "counter"
+        elif t_arm == "infantry" and not cav_charge and mark(target, "counter_seven"):
+            reaction = "counter"             # the player's choice (CounterCharge)
         else:                            # "Defending unit may fire first" on a 7, in a
             reaction = "first_fire"      # square or not (issue 15)
     square = t_arm == "infantry" and cav_charge and (

@@ -57,7 +57,7 @@ def _begin_turn(battle, turn: int, dice) -> list:
             continue
         keep = {k: v for k, v in u.marks if k in ("shots", "fired_turn", "impetuous",
                                                    "officer_lost", "sheltered", "checked",
-                                                   "stand_ground")}
+                                                   "stand_ground", "counter_seven")}
         battle.update_unit(u.id, moved=0, fired=False, fell_back=False,
                            marks=tuple(sorted(keep.items())))
     for l in battle.leaders.values():

@@ -201,11 +201,24 @@ def apply_rally(battle, unit, result: str, dice, events: list, leader_name: str 
         battle.update_unit(uid, disordered=False)
         battle.mark_unit(uid, allow=allow, must_charge=True if result == "rally_charge" else None)
         events.append(UnitRecovered(unit.name, f" under {leader_name}" if leader_name else ""))
+        if result == "rally_charge" and battle.option("rally_seven") == "at_once":
+            _charge_at_once(battle, uid, dice, events)
     u = battle.units[uid]
     if (not u.eliminated and arm(u) == "cavalry" and result in ("no_rally", "rally_hold")
             and enemy is not None and unit_gap(battle, enemy, u) <= SAFE_DISTANCE
             and mark(u, "impetuous", -9) < battle.state.turn - 1):
         battle.mark_unit(uid, recall=battle.state.turn)
+
+
+def _charge_at_once(battle, uid: str, dice, events: list) -> None:
+    """Rally 7, "Immediately charge enemy if within 1 charge move", read as at once, in
+    the rally step (option rally_seven = at_once): the first enemy in reach is charged."""
+    from ...game_actions import Charge
+    from .charges import must_charge_left, resolve_charge
+    for u, e in must_charge_left(battle, battle.units[uid].side):
+        if u.id == uid:
+            events.extend(resolve_charge(battle, Charge(uid, e.id), dice))
+            return
 
 
 def to_check(battle, side: str) -> list:

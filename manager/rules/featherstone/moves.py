@@ -64,6 +64,31 @@ def resolve_hold(battle, action, dice) -> list:
 
 @register
 @dataclass(frozen=True)
+class CounterCharge(GameAction):
+    """Featherstone: foot that rolls 7 when charged by foot may "Counter charge, stand
+    ground or form square": this unit counter-charges (on=True) rather than stand and fire
+    first, as it does unless told (the choice holds until changed). Horse charged by horse
+    "MUST counter-charge"; foot may not charge horse."""
+    unit: str
+    on: bool = True
+
+
+def check_counter(battle, action) -> None:
+    unit = battle.units.get(action.unit)
+    need(unit is not None and not unit.eliminated, f"there is no unit {action.unit!r}")
+    need(arm(unit) == "infantry", f"{unit.name} is not foot: horse charged by horse must "
+         "counter-charge on a 7, guns never do")
+
+
+def resolve_counter(battle, action, dice) -> list:
+    battle.mark_unit(action.unit, counter_seven=True if action.on else None)
+    return [StanceChosen(battle.units[action.unit].name,
+                         "will counter-charge foot on a 7" if action.on
+                         else "will stand and fire first on a 7")]
+
+
+@register
+@dataclass(frozen=True)
 class DeclineReroll(GameAction):
     """Featherstone: grenadiers and guards "may opt to re-roll 1 die" in melee; their owner
     declines it for this turn's melee (by default the engine makes the owner's best use:

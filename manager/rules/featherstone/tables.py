@@ -146,6 +146,10 @@ OPTIONS = (
            "column: the same score, the Rally column's -1 included (score), or the same "
            "die with the Charged column's own modifiers, the -1 being 'Rally only' (die).",
            ("score", "die")),
+    Option("rally_seven", "charge_step", "Rally 7, 'Immediately charge enemy if within 1 "
+           "charge move': the unit must charge in the charging units' step that follows the "
+           "rally (charge_step: the sequence of play moves charges there), or charges at "
+           "once, in the rally step (at_once).", ("charge_step", "at_once")),
     Option("gun_move_fire", "both", "Guns fire if they moved no more than half AND turned "
            "45 degrees or less (both limits), or if either holds (a gun that moved a full "
            "move straight ahead may still fire).", ("both", "either")),
@@ -171,12 +175,15 @@ PHASES = (
           "The high roller chooses who goes first in each step."),
     Phase("rally", "Rally", frozenset({"Rally", "CommitGeneral", "EndPhase"}),
           "Disordered units check morale to rally; a general may add his influence."),
-    Phase("generals", "Move generals", frozenset({"MoveLeader", "CommitGeneral", "EndPhase"}),
+    Phase("generals", "Move generals", frozenset({"MoveLeader", "CommitGeneral",
+                                                  "CounterCharge", "EndPhase"}),
           "Generals ride; one who ends on a unit's base is attached to it."),
-    Phase("charges", "Charges", frozenset({"Charge", "CommitGeneral", "EndPhase"}),
+    Phase("charges", "Charges", frozenset({"Charge", "CommitGeneral", "CounterCharge",
+                                           "EndPhase"}),
           "Declare and move charges; the charged unit checks morale at once."),
     Phase("moves", "Other moves", frozenset({"MoveUnit", "ChangeFormation", "SoundRecall",
-                                             "HoldGround", "CommitGeneral", "EndPhase"}),
+                                             "HoldGround", "CommitGeneral", "CounterCharge",
+                                             "EndPhase"}),
           "Move and re-form the units that did not charge."),
     Phase("fire_first", "Stationary fire", frozenset({"Fire", "CommitGeneral", "EndPhase"}),
           "Units that did not move shoot first, simultaneously."),
