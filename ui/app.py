@@ -55,7 +55,29 @@ def run_gui(path=None) -> int:
         window.showMaximized()
     else:
         window.show()
-    return app.exec()
+    return run_loop(app)
+
+
+def event_loop(app=None):
+    """asyncio's event loop as Qt's own (qasync): a hosted battle's server and a joined
+    laptop's connection (manager.net, asyncio) run inside the app, no thread between."""
+    import asyncio
+
+    import qasync
+    loop = qasync.QEventLoop(app or application())
+    asyncio.set_event_loop(loop)
+    return loop
+
+
+def run_loop(app) -> int:
+    """Run the app until its last window closes; Qt's exec runs inside asyncio's loop."""
+    import asyncio
+    loop = event_loop(app)
+    try:
+        with loop:
+            return loop.run_forever()
+    finally:
+        asyncio.set_event_loop(None)
 
 
 def screenshot(scenario, out, size="1600x1000") -> int:

@@ -54,6 +54,10 @@ class GroupCommand(ActionCommand):
 
 
 class Document(QObject):
+    remote = False                  # a JoinedDocument acts through a host
+    network_status = ""             # the link, who acts, the last refusal (rich text)
+    network_title = ""              # " — hosting on ADDRESS (2 laptops)"
+    network_line = ""               # the link alone, for the log
     changed = Signal()              # the model (or the shown state) changed
     selection_changed = Signal()
     message = Signal(str)           # a sentence for the status bar
@@ -72,6 +76,7 @@ class Document(QObject):
         self.preview: int | None = None      # show the battle after this many log entries
         self._preview_battle = None
         self._quiet = 0
+        self.running = 0                     # inside run(): entries the window made itself
         self._group = None
         self.manual_dice = False
         self.arrivals_by_hand = False        # the umpire sets reinforcements down himself
@@ -137,6 +142,10 @@ class Document(QObject):
             self.record.close()
             self.record = None
 
+    def mine(self, pid: str) -> bool:
+        """May this window act for the piece? (A joined window: only its claimed commands.)"""
+        return True
+
     @property
     def editing_allowed(self) -> bool:
         """Editor tools and edits: always in set-up, during a battle only as corrections."""
@@ -175,7 +184,11 @@ class Document(QObject):
         if action.category == "edit" and s.battle.state.started:
             label = "Correction: " + label
         source = ManualSource(self.ask_faces) if (self.manual_dice and self.ask_faces) else None
-        s.execute(action, source)
+        self.running += 1
+        try:
+            s.execute(action, source)
+        finally:
+            self.running -= 1
         if self._group is not None:
             self._group.actions += 1
         else:

@@ -73,6 +73,7 @@ class MainWindow(QMainWindow):
             self.view.tool = None
             self.scene.deleteLater()
         self.doc = doc
+        self.network.document_replaced(doc)  # another battle opened: stop hosting, or leave
         doc.setParent(self)                 # it goes when the window goes
         doc.ask_faces = ask_faces(self)
         doc.confirm = self._confirm
@@ -222,6 +223,9 @@ class MainWindow(QMainWindow):
                      "Read orders of battle as people write them and add their armies")
         self._action(f, "Open &campaign…", lambda: self.open_campaign(), None,
                      "Show a campaign's ledger and book this battle into it")
+        f.addSeparator()
+        from .network import Network
+        self.network = Network(self, f)
         f.addSeparator()
         self._action(f, "&Quit", self.close, QKeySequence.Quit)
         e = mb.addMenu("&Edit")
@@ -405,7 +409,7 @@ class MainWindow(QMainWindow):
 
     def _refresh(self) -> None:
         b = self.doc.shown
-        self.setWindowTitle(f"{self.doc.title}[*] — {b.info.name} — Berthier")
+        self.setWindowTitle(f"{self.doc.title}[*] — {b.info.name}{self.doc.network_title} — Berthier")
         st = b.state
         if self.doc.preview is not None:
             mode = f"Viewing entry {self.doc.preview} (the past)"
@@ -484,4 +488,5 @@ class MainWindow(QMainWindow):
             self.doc.close_record()
         if "CampaignDock" in self.docks:
             self.docks["CampaignDock"].close_campaign()
+        self.network.shutdown()
         super().closeEvent(event)

@@ -2,7 +2,9 @@
 
 Inline CSS and JS, the map drawn in SVG, no build step and nothing downloaded: the
 host serves it at `/` and it polls `state.json` (the players' view) every two seconds,
-redrawing only when the answer changed (an undo can bring back the same index). Every text from the battle goes in through
+redrawing only when the answer changed (an undo can bring back the same index).
+Tapping a command zooms the map to it and keeps it in the address (`#command=ID`), so
+a player's phone can open straight on their own corps. Every text from the battle goes in through
 textContent, never as markup, so a unit named "<script>" shows as its name.
 """
 
@@ -22,7 +24,8 @@ header h1{font-size:17px;margin:0;white-space:nowrap;overflow:hidden;text-overfl
 #conn.down{color:#ff9a9a}
 #over{display:none;background:var(--bad);color:#fff;padding:8px 10px;font-weight:700}
 main{display:grid;grid-template-columns:1fr;gap:8px;padding:8px}
-@media (min-width:900px){main{grid-template-columns:3fr 2fr}}
+@media (min-width:900px){main{grid-template-columns:3fr 2fr}
+ main>section:first-child{position:sticky;top:70px;align-self:start}}
 #mapbox{background:#e9e4d4;border:1px solid #999;overflow:auto;touch-action:pan-x pan-y pinch-zoom}
 #map{display:block;width:100%;height:auto}
 #pick{min-height:1.4em;font-size:14px;padding:2px 4px}
@@ -70,7 +73,9 @@ const AREA={hill:["#d9c9a0","#8a6a3a",1],fields:["#e8e2a8","#b8ae60",2],rough:["
  marsh:["#b8c8a0","#6c8060",3],lake:["#8fb8e0","#3b6fa8",3],woods:["#8dbb6c","#3f6b2a",4],
  town:["#d8c8b0","#7a5a40",5]};
 const LINE={river:["#4a86c8",1.2],stream:["#5c9ad8",0.45],road:["#b08850",0.6],wall:["#505050",0.25]};
-let state=null, shown="", selected="", failures=0, lastOk=0;
+let state=null, shown="", failures=0, lastOk=0;
+// a picked command stays in the address (#command=ID): a player's phone can keep "my corps"
+let selected=decodeURIComponent((location.hash.match(/command=([^&]*)/)||[])[1]||"");
 
 function el(tag,attrs,text,ns){const e=ns?document.createElementNS(NS,tag):document.createElement(tag);
  for(const k in attrs||{})e.setAttribute(k,attrs[k]); if(text!==undefined)e.textContent=text; return e}
@@ -172,8 +177,9 @@ function drawCommands(){const box=document.getElementById("commands"); box.repla
    det.appendChild(tab); d.appendChild(det);
    d.addEventListener("click",e=>{if(e.target.closest("details"))return;
     selected=selected===c.id?"":c.id; render();
-    document.getElementById("pick").textContent=selected?c.name+" on the map (tap again for the whole table)":
-     "Tap a unit or a command."; if(selected)document.getElementById("mapbox").scrollIntoView()});
+    history.replaceState(null,"",selected?"#command="+encodeURIComponent(selected):location.pathname+location.search);
+    if(!selected)document.getElementById("pick").textContent="Tap a unit or a command.";
+    else document.getElementById("mapbox").scrollIntoView()});
    box.appendChild(d)}}}
 
 function drawLog(){const box=document.getElementById("log"); box.replaceChildren();
@@ -181,13 +187,16 @@ function drawLog(){const box=document.getElementById("log"); box.replaceChildren
 
 function render(){const t=state.turn;
  document.getElementById("title").textContent=state.battle+" · "+state.ruleset;
+ const waiting=(state.acting&&state.acting.waiting)||[];
  document.getElementById("turn").textContent=!t.started?"Not started yet":
   "Turn "+t.turn+" of "+t.turns+" · "+t.active_name+" · "+t.phase_label+
-  (t.to_act?" · "+t.to_act+" still to act":"");
+  (t.to_act?" · "+t.to_act+" still to act":"")+(waiting.length?" · waiting for "+waiting.join(", "):"");
  const over=document.getElementById("over");
  over.style.display=t.over?"block":"none";
  over.textContent=t.over?(t.winner_name||"Nobody")+" wins: "+t.reason:"";
  drawMap(); drawMorale(); drawCommands(); drawLog();
+ const picked=state.commands.find(c=>c.id===selected);
+ if(picked)document.getElementById("pick").textContent=picked.name+" on the map (tap it again for the whole table)";
  document.body.dataset.index=String(state.log.index)}
 
 function conn(text,down){const c=document.getElementById("conn"); c.textContent=text;

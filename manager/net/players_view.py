@@ -40,9 +40,14 @@ def players_state(source, log=None) -> dict:
     }
 
 
-def state_json(source, log=None) -> bytes:
-    """players_state as the bytes `/state.json` answers with."""
-    return json.dumps(players_state(source, log), separators=(",", ":")).encode("utf-8")
+def state_json(source, log=None, acting: dict | None = None) -> bytes:
+    """players_state as the bytes `/state.json` answers with; `acting` (a host's: the
+    laptops still acting in the phase) adds their names, which the page shows."""
+    state = players_state(source, log)
+    if acting:
+        state["acting"] = {"waiting": list(acting.get("waiting", [])),
+                           "done": list(acting.get("done", []))}
+    return json.dumps(state, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
 def page_html() -> bytes:

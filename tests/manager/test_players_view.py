@@ -127,3 +127,12 @@ def test_the_page_is_self_contained_and_treats_names_as_text():
     assert re.findall(r"https?://[^\"' ]+", page) == ["http://www.w3.org/2000/svg"] * 2
     # a unit named "<script>" must show as its name: text goes in through textContent
     assert "innerHTML" not in page and "insertAdjacentHTML" not in page
+
+
+def test_a_hosts_laptops_still_acting_travel_with_the_state(austerlitz):
+    plain = json.loads(state_json(austerlitz))
+    assert "acting" not in plain
+    told = json.loads(state_json(austerlitz, acting={
+        "waiting": ["Sector A"], "done": ["Sector B"], "laptops": [{"name": "x"}]}))
+    assert told["acting"] == {"waiting": ["Sector A"], "done": ["Sector B"]}
+    assert "waiting for" in page_html().decode()

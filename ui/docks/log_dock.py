@@ -34,9 +34,14 @@ class LogDock(QDockWidget):
         self.undo_btn.clicked.connect(self.undo_to_here)
         row.addWidget(self.now_btn)
         row.addWidget(self.undo_btn)
+        self.network = QLabel()         # hosting, or joined to whom and how the link is
+        self.network.setWordWrap(True)
+        self.network.setStyleSheet("background:#e8f0fa; border:1px solid #8aa8d0; padding:3px")
+        self.network.setVisible(False)
         body = QWidget()
         lay = QVBoxLayout(body)
         lay.setContentsMargins(2, 2, 2, 2)
+        lay.addWidget(self.network)
         lay.addWidget(self.past)
         lay.addWidget(self.tree)
         lay.addLayout(row)
@@ -52,6 +57,12 @@ class LogDock(QDockWidget):
 
     # ---- mirror the session's log --------------------------------------------------------
     def sync(self) -> None:
+        self.network.setText(self.doc.network_line)
+        self.network.setVisible(bool(self.doc.network_line))
+        if self.doc.remote:             # undo is the host's: this asks its umpire
+            self.undo_btn.setText("Ask host to undo to here")
+            self.undo_btn.setToolTip("Ask the host's umpire to take back every action after "
+                                     "the selected one")
         entries = self.doc.session.entries
         if self._shown and (len(entries) < self._shown
                             or entries[self._shown - 1] is not self._last):

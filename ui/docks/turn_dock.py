@@ -61,6 +61,12 @@ class TurnDock(QDockWidget):
         body = QWidget()
         lay = QVBoxLayout(body)
         lay.setContentsMargins(4, 4, 4, 4)
+        self.network = QLabel()         # hosting or joined: the link and who is still acting
+        self.network.setWordWrap(True)
+        self.network.setTextFormat(Qt.RichText)
+        self.network.setStyleSheet("background:#e8f0fa; border:1px solid #8aa8d0; padding:4px")
+        self.network.setVisible(False)
+        lay.addWidget(self.network)
         self.banner = QLabel()
         self.banner.setWordWrap(True)
         self.banner.setStyleSheet("background:#b01818; color:white; font-weight:bold; padding:6px")
@@ -189,10 +195,21 @@ class TurnDock(QDockWidget):
         self.start_btn.setVisible(not st.started)
         for btn in (self.next_btn, self.auto_btn, self.auto_turn_btn):
             btn.setEnabled(live and st.started and not st.over)
+        self.network.setText(self.doc.network_status)
+        self.network.setVisible(bool(self.doc.network_status))
+        if self.doc.remote:             # the host runs the phases; a laptop says it is done
+            self.next_btn.setText("Done with phase")
+            self.next_btn.setToolTip("Tell the host this laptop has finished the phase")
+            for btn in (self.auto_btn, self.auto_turn_btn):
+                btn.setEnabled(False)
+                btn.setToolTip("The automatic commander plays on a host or a headless laptop "
+                               "(berthier join --auto), not in a joined window")
         self.start_btn.setEnabled(live)
         self.to_act.clear()
         if st.started and not st.over:
             for pid in rs.to_act(b):
+                if not self.doc.mine(pid):      # a joined laptop lists its own pieces
+                    continue
                 piece = b.units.get(pid) or b.leaders.get(pid)
                 item = QListWidgetItem(piece.name if piece else pid)
                 item.setData(Qt.UserRole, pid)
