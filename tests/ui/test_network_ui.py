@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QDialogButtonBox, QMessageBox, QPushButton
 from manager.game_actions import MoveUnit
 from manager.net.host import Host
 
-from conftest import DATA, at, drag
+from conftest import DATA, DiceTyper, at, drag
 
 
 @pytest.fixture
@@ -68,6 +68,16 @@ def join_through_the_dialog(loop, qtbot, window, address, code, name, commands, 
     qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.Ok), Qt.LeftButton)
     run(loop, until(lambda: window.doc.remote, "the window to follow the host"))
     return dialog
+
+
+def choose(qtbot, listwidget, uid):
+    for row in range(listwidget.count()):
+        item = listwidget.item(row)
+        if item.data(Qt.UserRole) == uid:
+            rect = listwidget.visualItemRect(item)
+            qtbot.mouseClick(listwidget.viewport(), Qt.LeftButton, Qt.NoModifier, rect.center())
+            return
+    raise AssertionError(f"{uid} is not offered")
 
 
 def log_item(dock, count):
@@ -132,6 +142,23 @@ def test_a_joined_window_acts_through_the_host(open_window, qtbot, loop, tmp_pat
     run(loop, until(lambda: doc.battle.units["b1-inf1"].pos == (22.5, 19.5), "the fold"))
     assert lap_win.scene.units["b1-inf1"].pos().x() == 22.5
 
+    # a volley with the table's dice: typed on the laptop where the order is made, the
+    # faces travel with the order and the host rolls nothing
+    ldock.dice.setCurrentIndex(ldock.dice.findData(True))
+    qtbot.mouseClick(lap_win.view.viewport(), Qt.LeftButton, Qt.NoModifier, at(lap_win, 13.5, 28.5))
+    assert lap_win.doc.selection == ["b1-art"]
+    choose(qtbot, ldock.choices, "r1-inf2")
+    before = hb.units["r1-inf2"].hits
+    typer = DiceTyper(qtbot, [5, 5, 2])
+    qtbot.mouseClick(ldock.resolve_btn, Qt.LeftButton)
+    typer.stop()
+    assert typer.asked == [("fire: Foot Battery at Red Line 2", (5, 5, 2))]
+    run(loop, until(lambda: hb.units["r1-inf2"].hits == before - 2, "the volley at the host"))
+    roll = host_win.doc.session.entries[-1].rolls[0]
+    assert (roll.faces, roll.source) == ((5, 5, 2), "manual")
+    run(loop, until(lambda: doc.battle.units["r1-inf2"].hits == before - 2, "the volley folded"))
+    ldock.dice.setCurrentIndex(ldock.dice.findData(False))
+
     # a unit of a command this laptop did not claim: refused here, before anything travels
     head = len(host_win.doc.session.entries)
     drag(qtbot, lap_win.view.viewport(), at(lap_win, 13.5, 37.5), at(lap_win, 19.5, 37.5))
@@ -154,13 +181,13 @@ def test_a_joined_window_acts_through_the_host(open_window, qtbot, loop, tmp_pat
     questions.answers = [QMessageBox.Yes]
     ldog = lap_win.docks["LogDock"]
     assert ldog.undo_btn.text() == "Ask host to undo to here"
-    ldog.tree.setCurrentItem(log_item(ldog, 3))
+    ldog.tree.setCurrentItem(log_item(ldog, 4))
     qtbot.mouseClick(ldog.undo_btn, Qt.LeftButton)
-    run(loop, until(lambda: len(host_win.doc.session.entries) == 3, "the host's undo"))
+    run(loop, until(lambda: len(host_win.doc.session.entries) == 4, "the host's undo"))
     assert questions[-1][0] == "A laptop asks to undo"
-    run(loop, until(lambda: len(doc.session.entries) == 3, "the laptop to follow the undo"))
+    run(loop, until(lambda: len(doc.session.entries) == 4, "the laptop to follow the undo"))
     assert hb.units["b1-inf2"].pos == doc.battle.units["b1-inf2"].pos == (16.5, 22.5)
-    assert host_win.doc.undo_stack.index() == 3 and host_win.doc.undo_stack.canRedo()
+    assert host_win.doc.undo_stack.index() == 4 and host_win.doc.undo_stack.canRedo()
 
     # the laptop says it is done: the host ends the phase when every acting laptop has
     qtbot.mouseClick(ldock.next_btn, Qt.LeftButton)
