@@ -9,7 +9,6 @@ at /play; anything else is 404. Nothing here writes the battle.
 from __future__ import annotations
 
 import hmac
-import json
 from http import HTTPStatus
 from urllib.parse import parse_qs, urlsplit
 
@@ -22,9 +21,14 @@ def _page() -> bytes:
     return players_view.page_html()
 
 
-def _state(session) -> dict:
+def _state(host) -> bytes:
+    """The session (its log lines too) and the laptops still acting, which the page shows."""
     from . import players_view
-    return players_view.players_state(session)        # the session: its log lines too
+    try:
+        acting = host.acting()
+    except Exception:                   # a view never breaks the host
+        acting = None
+    return players_view.state_json(host.session, acting=acting)
 
 
 def _token_of(request) -> str:
@@ -50,7 +54,7 @@ def respond(connection, request, host):
         return connection.respond(HTTPStatus.FORBIDDEN, "this page needs the players' URL "
                                   "the host printed (with its ?view= token)\n")
     if path == "/state.json":
-        body = json.dumps(_state(host.session), ensure_ascii=False).encode()
+        body = _state(host)
         kind = "application/json; charset=utf-8"
     else:
         body, kind = _page(), "text/html; charset=utf-8"
