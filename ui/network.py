@@ -42,7 +42,6 @@ class Network(QObject):
         self.refusals: list[str] = []
         self.announced = ""
         self._tasks: set = set()
-        self._turn = None
         self._unsubscribe = None
         self._loop = None                 # the app's loop, once a network task has run on it
         self.host_action = window._action(menu, "&Host this battle…", self.host_battle, None,
@@ -133,28 +132,15 @@ class Network(QObject):
         self.announced = "Announcing this battle on the local network…"
         self._changed()
         self._show_host_dialog()
-        self.announced = await self._announce(host, doc.battle)   # zeroconf probes ~2 s
-        if self.dialog is not None and isinstance(self.dialog, HostDialog):
-            self.dialog.announced.setText(self.announced)
-
-    async def _announce(self, host, battle) -> str:
-        from manager.net.discovery import Advertiser
-        from manager.net.protocol import VERSION
-        shown = host.address.rsplit(":", 1)[0].strip("[]")
-        try:
-            socket.inet_aton(shown)
-            ad = Advertiser(battle.info.name, self.window.doc.ruleset.name, host.port, VERSION,
-                            battle.state.turn, addresses=[shown])
-            self._turn = battle.state.turn
-            await ad.start()
-        except Exception as exc:          # OSError, zeroconf's own: typing the address still works
-            return f"Not announced on the network ({exc}); give the address by hand."
+        from manager.net.discovery import HostAnnouncement
+        announcement = HostAnnouncement(host, doc.ruleset.name)
+        self.announced = await announcement.start()              # zeroconf probes ~2 s
         if self.host is not host:         # hosting stopped while zeroconf was probing
-            await ad.close()
-            return ""
-        self.advertiser = ad
-        self._turn_moved()                # the battle may have begun while zeroconf probed
-        return f"Announced on the local network as “{ad.name.split('._')[0]}”."
+            await announcement.close()
+            return
+        self.advertiser = announcement if announcement.advertiser is not None else None
+        if isinstance(self.dialog, HostDialog):
+            self.dialog.announced.setText(self.announced)
 
     def _host_log(self, kind: str, entry) -> None:
         """An entry the host's session made for a laptop (an order, a phase the laptops
@@ -167,13 +153,6 @@ class Network(QObject):
             doc.undo_stack.push(ActionCommand(doc, entry.index, entry.index + 1,
                                               f"{text} (from a laptop)"))
             doc.model_changed()
-        self._turn_moved()
-
-    def _turn_moved(self) -> None:
-        b = self.window.doc.battle if self.window.doc else None
-        if self.advertiser is not None and b is not None and b.state.turn != self._turn:
-            self._turn = b.state.turn
-            self.spawn(self.advertiser.update(turn=b.state.turn))
 
     def _show_host_dialog(self) -> None:
         h = self.host

@@ -33,6 +33,8 @@ def register(sub) -> None:
                    help="listen on every interface, public ones too (off by default)")
     h.add_argument("--code", help="the join code (default: the file's, else a new one)")
     h.add_argument("--turns", type=int, help="a scenario: end the battle after this many turns")
+    h.add_argument("--no-announce", action="store_true",
+                   help="do not announce the battle on the local network (zeroconf)")
     h.add_argument("--approve-undo", action="store_true",
                    help="take back moves when a laptop asks (no umpire at a headless host)")
     h.set_defaults(run=_host)
@@ -138,15 +140,28 @@ async def _serve(args, record, code: str, token: str) -> int:
           f"entries), recording to {record.path}; Ctrl+C stops", file=sys.stderr, flush=True)
     stop = asyncio.Event()
     _stop_on_signals(stop)
+    from .discovery import HostAnnouncement
+    announcement = HostAnnouncement(host, record.session.ruleset.name)
+    announcing = None
+    if not args.no_announce:          # in the background: zeroconf probes for ~2 s
+        announcing = asyncio.ensure_future(_announce(announcement))
     try:
         await stop.wait()
     finally:
+        if announcing is not None:
+            announcing.cancel()
+        await announcement.close()
         await host.stop()
     if record.error:
         raise BerthierError(record.error)
     print(f"berthier: stopped; {len(record.session.entries)} entries in {record.path}",
           file=sys.stderr, flush=True)
     return 0
+
+
+async def _announce(announcement) -> None:
+    """File > Join battle on other laptops lists this host (the code is never announced)."""
+    print(f"berthier: {await announcement.start()}", file=sys.stderr, flush=True)
 
 
 def _join(args) -> int:

@@ -253,3 +253,56 @@ def multicast_works(address: str = "127.0.0.1", timeout: float = 1.0) -> str | N
         for s in (rx, tx):
             if s is not None:
                 s.close()
+
+
+class HostAnnouncement:
+    """A running Host announced on the local network, its TXT kept to the battle's turn.
+
+    `await start()` answers a sentence for the umpire ("announced as …", or why not:
+    discovery is a convenience, typing the address always works); `await close()`."""
+
+    def __init__(self, host, ruleset_name: str):
+        self.host, self.ruleset_name = host, ruleset_name
+        self.advertiser: Advertiser | None = None
+        self._turn = None
+        self._unsubscribe = None
+        self._tasks: set = set()
+
+    async def start(self) -> str:
+        from .protocol import VERSION
+        battle = self.host.session.battle
+        shown = self.host.address.rsplit(":", 1)[0].strip("[]")
+        try:
+            socket.inet_aton(shown)
+        except OSError:
+            return f"Not announced on the network ({shown} is not an IPv4 address)."
+        addresses = local_addresses() if shown == "0.0.0.0" else [shown]
+        ad = Advertiser(battle.info.name, self.ruleset_name, self.host.port, VERSION,
+                        battle.state.turn, addresses=addresses)
+        self._turn = battle.state.turn
+        try:
+            await ad.start()
+        except Exception as exc:          # OSError, zeroconf's own: many ways to fail
+            return f"Not announced on the network ({exc or type(exc).__name__}); give the address by hand."
+        self.advertiser = ad
+        self._unsubscribe = self.host.session.bus.subscribe(lambda *_: self._follow())
+        self._follow()                     # the battle may have moved while zeroconf probed
+        return f"Announced on the local network as “{ad.name.split('._')[0]}”."
+
+    def _follow(self) -> None:
+        turn = self.host.session.battle.state.turn
+        if self.advertiser is not None and turn != self._turn:
+            self._turn = turn
+            task = asyncio.ensure_future(self.advertiser.update(turn=turn))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def close(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        for task in list(self._tasks):
+            task.cancel()
+        ad, self.advertiser = self.advertiser, None
+        if ad is not None:
+            await ad.close()

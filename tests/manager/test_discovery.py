@@ -80,3 +80,48 @@ def test_local_addresses_are_ipv4_with_loopback_last():
     assert addrs and all(socket.inet_aton(a) for a in addrs)
     loop = [a.startswith("127.") for a in addrs]
     assert loop == sorted(loop)
+
+
+def test_berthier_host_announces_itself(tmp_path):
+    """The headless host is listed too (File > Join battle on another laptop finds it),
+    with its port and battle; --no-announce keeps it off the network."""
+    import os
+    import signal
+    import sys
+    from pathlib import Path
+    reason = discovery.multicast_works(LOOPBACK)
+    if reason is not None:
+        pytest.skip(f"discovery needs multicast to come back on this machine: {reason}")
+    root = Path(__file__).resolve().parents[2]
+
+    async def host(*extra):
+        env = dict(os.environ, PYTHONPATH=str(root), BERTHIER_DATA=str(tmp_path))
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "manager.cli", "host", str(root / "scenarios" / "hanau.toml"),
+            "--save", str(tmp_path / f"h{len(extra)}.berthier"), "--port", "0",
+            "--bind", LOOPBACK, *extra, cwd=root, env=env,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        line = (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()
+        assert line.startswith("address "), line
+        return proc, int(line.split()[1].rsplit(":", 1)[1])
+
+    async def scene():
+        proc, port = await host()
+        quiet, quiet_port = await host("--no-announce")
+        try:
+            ours = lambda hosts: [h for h in hosts if h.port == port]      # noqa: E731
+            found = ours(await async_browse(20, [LOOPBACK], until=ours))
+            assert found and found[0].battle == "Hanau" and found[0].address == LOOPBACK
+            everyone = await async_browse(1.0, [LOOPBACK])
+            assert not [h for h in everyone if h.port == quiet_port]
+        finally:
+            outs = []
+            for p in (proc, quiet):
+                p.send_signal(signal.SIGTERM)
+                outs.append(await asyncio.wait_for(p.communicate(), 30))
+        return proc.returncode, outs
+
+    rc, outs = asyncio.run(asyncio.wait_for(scene(), 120))
+    assert rc == 0, outs[0][1].decode()
+    assert "Announced on the local network" in outs[0][1].decode()
+    assert "Announced" not in outs[1][1].decode()
