@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 
-from manager.dice import ManualSource
 from manager.errors import BerthierError, IllegalAction
 from manager.net.laptop import ActionRefused
 from manager.net.sectors import piece_commands, refuse_unclaimed
@@ -79,19 +78,8 @@ class JoinedDocument(Document):
         self._spawn(self._send(action, dice, words))
 
     def _typed_dice(self, action) -> list[int]:
-        """The table's faces, asked here where the order is made, to travel with it: the
-        order is tried on a copy so exactly the dice it rolls are asked for."""
-        faces: list[int] = []
-
-        def ask(request):
-            got = list(self.ask_faces(request))
-            faces.extend(got)
-            return got
-
-        probe = type(self.session).__new__(type(self.session))
-        probe.battle, probe.ruleset, probe.entries = self.battle.copy(), self.ruleset, []
-        probe._apply(action, ManualSource(ask))
-        return faces
+        """The table's faces, asked here where the order is made, to travel with it."""
+        return self.laptop.table_dice(action, self.ask_faces)
 
     def _spawn(self, coro) -> None:
         task = asyncio.ensure_future(coro)

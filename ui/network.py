@@ -291,29 +291,7 @@ class Network(QObject):
 
 async def claim_commands(laptop, commands: list[str], timeout: float = 10.0) -> None:
     """Ask the host for these commands; BerthierError with its reason if it says no."""
-    if hasattr(laptop, "claim"):
-        await laptop.claim(commands)
-        return
-    from manager.net.protocol import message
-    answer: dict = {}
-    got = asyncio.Event()
-
-    def listen(kind, **d):
-        if kind == "state" and d.get("state") != "joined":
-            kind, d = "error", {"reason": f"the connection was lost ({d.get('state')})"}
-        if kind in ("claimed", "error") and not answer:
-            answer.update(kind=kind, **d)
-            got.set()
-
-    laptop.add_listener(listen)
     try:
-        await laptop._ws.send(message("claim", commands=sorted(commands)))
-        await asyncio.wait_for(got.wait(), timeout)
+        await laptop.claim(commands, timeout)
     except asyncio.TimeoutError:
         raise BerthierError(f"the host did not answer the claim in {timeout:g} s") from None
-    except Exception as exc:
-        raise BerthierError(f"the claim could not be sent: {exc}") from None
-    finally:
-        laptop._listeners.remove(listen)
-    if answer.get("kind") != "claimed":
-        raise BerthierError(answer.get("reason") or f"the host did not answer ({laptop.state})")
