@@ -75,7 +75,12 @@ def run_loop(app) -> int:
     loop = event_loop(app)
     try:
         with loop:
-            return loop.run_forever()
+            code = loop.run_forever()
+            # the last window has closed: let a host stop and a laptop say goodbye (bounded)
+            pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
+            if pending:
+                loop.run_until_complete(asyncio.wait(pending, timeout=3))
+            return code
     finally:
         asyncio.set_event_loop(None)
 

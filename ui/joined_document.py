@@ -35,9 +35,8 @@ class JoinedDocument(Document):
     # ---- what the window says about the link ----------------------------------------------
     @property
     def title(self) -> str:
-        state = self.laptop.state
-        if state == "joined":
-            state = "connected"
+        state = {"joined": "connected", "closed": "left"}.get(self.laptop.state,
+                                                              self.laptop.state)
         return f"joined to {self.host_label} ({state})"
 
     @property

@@ -50,6 +50,10 @@ class Network(QObject):
         self.join_action = window._action(menu, "&Join battle…", self.join_battle, None,
                                           "Follow a battle hosted on another laptop and act "
                                           "for some of its commands")
+        self.stop_action = window._action(menu, "Stop hosting", lambda: self.spawn(self.stop()),
+                                          None, "Close the hosted battle to the laptops, or "
+                                          "leave the battle this window follows")
+        self.stop_action.setEnabled(False)
 
     def spawn(self, coro):
         self._loop = asyncio.get_event_loop() if self._loop is None else self._loop
@@ -97,6 +101,9 @@ class Network(QObject):
         return "<br>".join(lines)
 
     def _changed(self) -> None:
+        self.stop_action.setEnabled(self.host is not None or self.laptop is not None)
+        self.stop_action.setText("Leave the hosted battle" if self.laptop is not None
+                                 else "Stop hosting")
         doc = self.window.doc
         if doc is not None:
             doc.network_status = self.status_html()
@@ -206,6 +213,11 @@ class Network(QObject):
             await host.stop()
         if laptop is not None:
             await laptop.close(leave=True)
+        self.acting, self._detail = {}, ""
+        try:
+            self._changed()
+        except RuntimeError:              # the window is already gone (closed with the app)
+            pass
 
     # ---- joining ---------------------------------------------------------------------------
     _detail = ""

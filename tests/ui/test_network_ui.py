@@ -118,6 +118,7 @@ def test_a_joined_window_acts_through_the_host(open_window, qtbot, loop, tmp_pat
     doc = lap_win.doc
     run(loop, until(lambda: doc.battle.fingerprint() == hb.fingerprint(), "the same battle"))
     assert f"joined to {address} (connected)" in lap_win.windowTitle()
+    assert lap_win.network.stop_action.text() == "Leave the hosted battle"
     ldock = lap_win.docks["TurnDock"]
     assert not ldock.network.isHidden()
     assert "Acting for: 1st Brigade" in plain(ldock.network)
@@ -231,7 +232,11 @@ def test_a_wrong_code_is_refused_with_the_reason(open_window, qtbot, loop):
     assert "wrong join code" in dialog.status.text()
     assert dialog.connect_btn.isEnabled() and not lap_win.doc.remote
     dialog.reject()
-    run(loop, host_win.network.stop())
+    stop = host_win.network.stop_action                   # File > Stop hosting
+    assert stop.isEnabled() and stop.text() == "Stop hosting"
+    stop.trigger()
+    run(loop, until(lambda: not stop.isEnabled(), "hosting to stop"))
+    assert host_win.network.host is None and "hosting" not in host_win.windowTitle()
 
 
 def test_the_app_runs_qt_and_asyncio_on_one_loop(qapp):
