@@ -176,6 +176,7 @@ def test_a_joined_window_acts_through_the_host(open_window, qtbot, loop, tmp_pat
     assert hb.units["b1-inf2"].pos == (19.5, 22.5)
     assert "Refused: 2nd Line moved before your order arrived" in plain(ldock.network)
     assert "the host refused" in lap_win.statusBar().currentMessage()
+    assert "Refused: Sector A: 2nd Line moved before your order arrived" in plain(hdock.network)
     run(loop, until(lambda: doc.battle.fingerprint() == hb.fingerprint(), "the re-sync"))
 
     # undo is the host's: the laptop asks from its log, the host's umpire agrees
@@ -285,3 +286,28 @@ def test_the_join_dialog_lists_hosts_found_on_the_network(open_window, qtbot, lo
     dialog.reject()
     run(loop, until(lambda: lap_win.network._watcher is None, "the browser to stop"))
     run(loop, host_win.network.stop())
+
+
+def test_a_joined_window_shows_a_refused_rejoin_with_the_reason(open_window, qtbot, loop):
+    """The host comes back with another code (restarted without its battle file): the
+    laptop's rejoin is refused, and the window says so, with the host's reason."""
+    host_win = open_window()
+    run(loop, host_win.network.start_host(bind="127.0.0.1"))
+    address = host_win.network.dialog.fields["address"].text()
+    code = host_win.network.dialog.fields["code"].text()
+    lap_win = open_window()
+    join_through_the_dialog(loop, qtbot, lap_win, address, code, "Sector B", ["r1"])
+    run(loop, host_win.network.stop())
+    run(loop, until(lambda: "(reconnecting)" in lap_win.windowTitle(), "reconnecting shown"))
+    other = Host(host_win.doc.session, code="ZZZZZZ", bind="127.0.0.1",
+                 port=int(address.rsplit(":", 1)[1]))
+    run(loop, other.start())
+    try:
+        run(loop, until(lambda: "(refused)" in lap_win.windowTitle(), "the refusal shown"))
+        ldock = lap_win.docks["TurnDock"]
+        assert "refused (wrong join code)" in plain(ldock.network)
+        assert not lap_win.doc.execute(MoveUnit("r1-inf1", (39.5, 19.5), 270))
+        assert "not connected to the host (refused)" in lap_win.statusBar().currentMessage()
+    finally:
+        run(loop, lap_win.network.stop())
+        run(loop, other.stop())
