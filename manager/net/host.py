@@ -83,6 +83,10 @@ class Host(Seats):
         self._unsubscribe = self.session.bus.subscribe(self._on_log)
 
     async def stop(self) -> None:
+        """Close the server; laptops are told, and keep trying to rejoin (a restart on the
+        same battle file and port takes them back)."""
+        self._send_all("notice", text="the host has stopped; this laptop will rejoin when "
+                                      "it is hosted again")
         if self._unsubscribe:
             self._unsubscribe()
             self._unsubscribe = None
