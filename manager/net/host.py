@@ -207,7 +207,7 @@ class Host(Seats):
         try:
             hello = decode(await asyncio.wait_for(ws.recv(), HELLO_TIMEOUT))
         except (ProtocolError, TimeoutError, asyncio.TimeoutError) as exc:
-            await self._refuse_hello(ws, f"a laptop first says hello: {exc or 'timed out'}", peer)
+            await self._refuse_hello(ws, f"a laptop first says hello: {str(exc) or 'timed out'}", peer)
             return None
         except ConnectionClosed:
             return None

@@ -96,7 +96,6 @@ class SectorPilot:
                     continue
                 defender = b.units.get(m.defender) or b.leaders.get(m.defender)
                 joiners = self._commander(defender.side).joiners(m) if defender else ()
-                self._commander(b.state.active)
                 return replace(ResolveMelee(m.defender), joiners=tuple(joiners))
         return None
 
