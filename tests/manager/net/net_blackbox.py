@@ -32,8 +32,9 @@ class HostProc:
 
     def __init__(self, file, *args, port: int | str = 0):
         env = dict(os.environ, PYTHONPATH=str(ROOT))
+        # --no-announce: no zeroconf on the test machine's network
         self.cmd = [sys.executable, "-m", "manager.cli", "host", str(file), "--port", str(port),
-                    *map(str, args)]
+                    "--no-announce", *map(str, args)]
         self.p = subprocess.Popen(self.cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                   text=True, cwd=ROOT, env=env)
         self.out: queue.Queue = queue.Queue()

@@ -332,7 +332,7 @@ def test_a_flood_is_refused_beyond_the_rate_and_the_host_serves_others(host_fact
     async def go():
         other = await join(h.address, h.code, ["kempt"], name="calm")
         flood = await join(h.address, h.code, ["compere"], name="flood")
-        for _ in range(60):                      # well past a burst of 40
+        for _ in range(120):                     # well past a burst of 40 (4 s to refill)
             await flood.send({"v": 1, "type": "claim", "commands": []})
         await flood.send({"v": 1, "type": "act", "id": 7, "index": 0, "action": START})
         answer = await flood.expect(lambda m: m.get("id") == 7, timeout=10)
@@ -453,6 +453,13 @@ def test_concurrency_the_log_index_rule(host_factory):
         assert "before your order arrived" in stale["reason"], stale
         assert "1er Léger" in stale["reason"] and "already acted" in stale["reason"], stale
         assert stale["head"] == 6
+        # the entries that changed things were sent before the refusal; each entry before
+        # its result
+        order = [(m["type"], m.get("id"), m.get("entry", {}).get("index")) for m in a.inbox
+                 if m.get("type") in ("entry", "result", "refused")]
+        assert order.index(("entry", None, 5)) < order.index(("refused", 13, None)), order
+        for rid, index in ((10, ra["index"]), (12, 5)):
+            assert order.index(("entry", None, index)) < order.index(("result", rid, None))
         # an index beyond the host's head: refused
         ahead = await b.act(move("fr-swiss", 34, 10), 99, 14)
         assert ahead["type"] == "refused", ahead
@@ -497,6 +504,49 @@ def test_typed_table_dice_travel_with_the_action(host_factory):
         await a.until(lambda: a.head == 4)
         rolls = a.entries[3]["rolls"]
         assert [r["faces"] for r in rolls] == [[3, 4]] and rolls[0]["source"] != "seeded", rolls
+    run(go())
+
+
+def test_claim_release_and_leave_by_message(host_factory):
+    h = host_factory()
+
+    async def go():
+        a = await join(h.address, h.code, (), name="late-A")     # may join with none
+        assert a.welcome["commands"] == [] and "scenario" in a.welcome   # a fresh start
+        b = await join(h.address, h.code, ["kempt"], name="holder-B")
+        await a.send({"v": 1, "type": "claim", "id": 1, "commands": ["compere", "digonet"]})
+        got = await a.expect(lambda m: m.get("id") == 1)
+        assert got["type"] == "claimed" and sorted(got["commands"]) == ["compere", "digonet"]
+        await a.send({"v": 1, "type": "claim", "id": 2, "commands": ["kempt"]})
+        got = await a.expect(lambda m: m.get("id") == 2)
+        assert got["type"] == "refused" and "holder-B" in got["reason"], got
+        await a.send({"v": 1, "type": "release", "id": 3, "commands": ["digonet"]})
+        got = await a.expect(lambda m: m.get("id") == 3)
+        assert got["type"] == "claimed" and got["commands"] == ["compere"], got
+        got = await a.act(move("fr-23leger", 28, 11), 0, 4)     # Digonet's, released
+        assert got["type"] == "refused"
+        await b.send({"v": 1, "type": "leave"})
+        heir = await join(h.address, h.code, ["kempt"], name="heir")   # B gave it up
+        assert heir.welcome["commands"] == ["kempt"]
+    run(go())
+
+
+def test_a_side_no_laptop_holds_ends_its_phase_at_the_first_done(host_factory):
+    h = host_factory()
+
+    async def go():
+        a = await join(h.address, h.code, ["compere", "digonet"], name="all-French")
+        await a.act(START, 0, 1)
+        await a.act({"action": "ChooseInitiative", "first": "british"}, 1, 2)
+        await a.send({"v": 1, "type": "done", "turn": 1, "side": "french", "phase": "initiative"})
+        acting = await a.expect(lambda m: m.get("type") == "acting" and m["phase"] == "act")
+        assert acting["side"] == "british", acting        # the British move first, unheld
+        await a.send({"v": 1, "type": "done", "turn": 1, "side": "british", "phase": "act"})
+        acting = await a.expect(lambda m: m.get("type") == "acting"
+                                and m["side"] == "french" and m["phase"] == "act")
+        assert acting["waiting"] == ["all-French"], acting
+        assert [a.entries[i]["action"]["action"] for i in range(a.head)] == [
+            "StartBattle", "ChooseInitiative", "EndPhase", "EndPhase"]
     run(go())
 
 
