@@ -233,7 +233,7 @@ class Host(Seats):
         seat = self.seats.get(lid) or Seat(lid, hello.get("name") or lid)
         old = seat.ws
         self._take(seat, wanted)
-        seat.limit, seat.strikes = RateLimit(self.rate, self.burst), 0
+        seat.limit, seat.strikes, seat.peer = RateLimit(self.rate, self.burst), 0, peer
         if old is not None and old is not ws:
             asyncio.ensure_future(old.close(1000, "the same laptop joined again"))
         # the catch-up is written in one go, before this laptop can miss an entry
@@ -273,6 +273,10 @@ class Host(Seats):
             return
         if not allowed:              # read (it is small) only to answer its id; never run
             reason = f"rate limit: at most {self.rate:g} messages a second; not executed"
+            if seat.limit.run == 1:  # once a run, not once a message: a flood fills no disk
+                log.warning("rate limit: messages from %s (%s) refused for speed", seat.name,
+                            peer)
+                self._emit("refused", laptop=seat.name, reason=reason)
             if "id" in msg:
                 self._send(seat, "refused", id=msg["id"], reason=reason,
                            head=len(self.session.entries), retry=round(1 / self.rate, 3))
@@ -316,6 +320,7 @@ class Host(Seats):
     def _answer_claim(self, seat: Seat, msg: dict, why: str) -> None:
         ident = {"id": msg["id"]} if "id" in msg else {}
         if why:
+            log.info("refused a claim from %s (%s): %s", seat.name, seat.peer, why)
             if ident:
                 self._send(seat, "refused", reason=why, head=len(self.session.entries), **ident)
             else:
@@ -329,7 +334,7 @@ class Host(Seats):
 
         def refuse(reason: str) -> None:
             self.refusals += 1
-            log.info("refused %s from %s: %s", action.verb, seat.name, reason)
+            log.info("refused %s from %s (%s): %s", action.verb, seat.name, seat.peer, reason)
             self._emit("refused", laptop=seat.name, reason=reason)
             self._send(seat, "refused", id=ident, reason=reason, head=head)
 
@@ -348,7 +353,8 @@ class Host(Seats):
             refuse(f"{stale}: {exc}" if stale else str(exc))
             return
         except Exception as exc:           # a hostile field deep in a resolver: refused, logged
-            log.warning("%s from %s could not be judged: %r", action.verb, seat.name, exc)
+            log.warning("%s from %s (%s) could not be judged: %r", action.verb, seat.name,
+                        seat.peer, exc)
             refuse(f"{action.verb} could not be judged ({type(exc).__name__}); nothing was done")
             return
         self._send(seat, "result", id=ident, index=len(s.entries) - 1)
@@ -376,6 +382,8 @@ class Host(Seats):
         elif policy:
             self._undo_to(seat, ident, to)
         else:
+            log.info("refused an undo from %s (%s): no umpire takes moves back", seat.name,
+                     seat.peer)
             self._send(seat, "undo_result", id=ident, ok=False,
                        reason="this host does not take moves back (start it with "
                               "--approve-undo, or ask its umpire)")

@@ -151,8 +151,27 @@ def decode(raw, limit: int = MAX_MESSAGE) -> dict:
     return out
 
 
+def _action_limits(value, where: str) -> None:
+    """The message limits hold inside an action too: no text over MAX_TEXT, no list over
+    MAX_LIST, before any rule reads a field."""
+    if isinstance(value, str) and len(value) > MAX_TEXT:
+        raise ProtocolError(f"{where}: expected text of at most {MAX_TEXT} characters, got "
+                            f"{len(value)}")
+    if isinstance(value, list):
+        if len(value) > MAX_LIST:
+            raise ProtocolError(f"{where}: expected a list of at most {MAX_LIST} items, got "
+                                f"{len(value)}")
+        for i, v in enumerate(value):
+            _action_limits(v, f"{where}[{i}]")
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _action_limits(k, f"{where} (a field name)")
+            _action_limits(v, f"{where}.{k}")
+
+
 def rebuild_action(d: dict) -> Action:
     """An action from its logged form, through the registry only; game actions only."""
+    _action_limits(d, "act.action")
     cls = REGISTRY.get(d.get("action")) if isinstance(d.get("action"), str) else None
     if cls is not None and cls.category != "game":
         raise ProtocolError(f"act.action: {cls.__name__} edits the scenario; only the host "
@@ -175,7 +194,8 @@ def entry_digest(entry_dict: dict) -> str:
     """A short digest of one log entry (action and dice): a laptop's resume point."""
     core = {"index": entry_dict["index"], "action": entry_dict["action"],
             "rolls": entry_dict["rolls"]}
-    return hashlib.sha256(json.dumps(core, sort_keys=True).encode()).hexdigest()[:20]
+    text = json.dumps(core, sort_keys=True, separators=(",", ":"))   # canonical: no spaces
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
 
 
 class RateLimit:

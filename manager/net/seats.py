@@ -27,6 +27,7 @@ class Seat:
     ws: object = None
     limit: RateLimit | None = None
     strikes: int = 0
+    peer: str = ""                      # its address, for the log
 
     @property
     def connected(self) -> bool:

@@ -252,14 +252,7 @@ LONG_TEXTS = {
 }
 
 
-LONG_FINDING = pytest.mark.xfail(strict=True, reason=(
-    "finding: the 200-character limit on texts is not applied inside an action: a "
-    "5000-character unit id or side reaches the sector check ('it names no piece of any "
-    "command') instead of being refused as too long (still never executed)"))
-
-
-@pytest.mark.parametrize("case", [pytest.param(c, marks=LONG_FINDING) if c.startswith("action")
-                                  else c for c in LONG_TEXTS], ids=list(LONG_TEXTS))
+@pytest.mark.parametrize("case", list(LONG_TEXTS), ids=list(LONG_TEXTS))
 def test_a_text_over_200_characters_is_refused_as_such(quiet_host, case):
     """The doc: 'texts at most 200 characters' -- refused by the limit, before the rules."""
     h = quiet_host
@@ -279,9 +272,6 @@ def test_a_text_over_200_characters_is_refused_as_such(quiet_host, case):
     run(go())
 
 
-@pytest.mark.xfail(strict=True, reason="finding: a refusal by the rules or sectors is logged "
-                   "with the laptop's name but not its address (doc: every refusal is logged "
-                   "with the laptop's name and address)")
 def test_every_refusal_is_logged_with_the_laptops_name_and_address(quiet_host):
     h = quiet_host
 
@@ -347,9 +337,6 @@ def test_a_flood_is_refused_beyond_the_rate_and_the_host_serves_others(host_fact
     run(go())
 
 
-@pytest.mark.xfail(strict=True, reason="finding: messages refused for speed are not logged on "
-                   "the host at all (doc: every refusal is logged with the laptop's name and "
-                   "address)")
 def test_a_flood_is_logged(host_factory):
     h = host_factory()
 
@@ -553,12 +540,9 @@ def test_a_side_no_laptop_holds_ends_its_phase_at_the_first_done(host_factory):
 # ---- reconnection, undo, a killed host ---------------------------------------------------
 
 TIP_FORMS = [
-    pytest.param(True, id="canonical-json", marks=pytest.mark.xfail(strict=True, reason=(
-        "finding: the doc's tip is the sha256 of the 'canonical JSON' of {index, action, "
-        "rolls}; the host hashes json.dumps(sort_keys=True) with Python's default "
-        "separators (', ', ': '), so a laptop written from the doc never resumes: it is "
-        "sent the whole log (start 0) every time"))),
-    pytest.param(False, id="python-json-dumps"),
+    # the doc's canonical JSON (sorted keys, no whitespace); Python's default separators
+    # (', ', ': ') are not it, and a laptop sending that tip is sent the whole log
+    pytest.param(True, id="canonical-json"),
 ]
 
 
