@@ -188,9 +188,17 @@ def swept(a: Footprint, b: Footprint) -> Polygon:
 def box(*fps: Footprint) -> tuple:
     """(minx, miny, maxx, maxy) of the bases' corners: the very coordinates of their
     polygons, so a shape built from them lies inside it."""
-    xs = [c[0] for fp in fps for c in fp.corners()]
-    ys = [c[1] for fp in fps for c in fp.corners()]
-    return min(xs), min(ys), max(xs), max(ys)
+    if len(fps) == 1:
+        return _box(fps[0])
+    boxes = [_box(fp) for fp in fps]
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes),
+            max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+@lru_cache(maxsize=65536)
+def _box(fp: Footprint) -> tuple:
+    (a, b), (c, d), (e, f), (g, h) = fp.corners()
+    return min(a, c, e, g), min(b, d, f, h), max(a, c, e, g), max(b, d, f, h)
 
 
 def closer_than(a: Footprint, b: Footprint, inches: float) -> bool:

@@ -215,3 +215,34 @@ def test_featherstone_charge_odds_share_support_fire_exactly(monkeypatch):
     for x, y in zip(shared, alone):
         assert x.outcomes == y.outcomes
         assert [l.dist.weights for l in x.lines] == [l.dist.weights for l in y.lines]
+
+
+def test_d3_cavalry_exposures_are_the_near_scans():
+    """The D3 horse's look-ahead judges the musketry at its staging spots together; each
+    equals the scan of the enemy within the longest range + 4 that it replaced."""
+    from manager.footprint import angle_between, bearing, distance, heading
+    from manager.rules.d3.commander import Commander
+    from manager.rules.d3.tables import FIRE_ARC, RANGE
+    from manager.rules.d3.units import near, utype
+
+    def scan(b, side, spot):
+        total = 0.0
+        for s in near(b, spot, max(RANGE.values()) + 4, b.enemy_of(side)):
+            t = utype(s)
+            if t == "cavalry" or distance(s.pos, spot) > RANGE[t] + 2:
+                continue
+            if angle_between(bearing(s.pos, spot), s.facing) > FIRE_ARC + 15:
+                continue
+            total += 2.0 if t == "infantry" else 1.0
+        return total
+    checked = 0
+    for s, u, e in every_pair_in_play("d3", "move", turns=1):
+        b, side = s.battle, s.battle.state.active
+        spots = [(round(e.x + hx * r, 2), round(e.y + hy * r, 2))
+                 for r in (7.0, 10.0) for hx, hy in (heading(w) for w in range(0, 360, 45))]
+        c = Commander(b, side)
+        assert c._exposures(spots) == [scan(b, side, p) for p in spots]
+        checked += len(spots)
+        if checked > 3000:
+            break
+    assert checked > 1000

@@ -11,8 +11,10 @@ an enemy horse that closes is simply a target like any other.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ...errors import IllegalAction
-from ...footprint import angle_between, aspect, bearing, distance, heading
+from ...footprint import angle_between, aspect, bearing, closer_than, distance, heading
 from ...game_actions import Charge, MoveUnit
 from ...odds import Dist
 from ...table_terrain import table_terrain
@@ -80,43 +82,76 @@ class CavalryMixin:
         b = self.battle
         return [e for e in near(b, u.pos, reach, b.enemy_of(self.side)) if self._chargeable(e)]
 
-    def _spot_value(self, u, e, spot) -> float:
+    def _spot_value(self, u, e, spot, exposure=None, blows=None) -> float:
         """The blow's worth from `spot` (a flank or rear doubles it), less the expected
-        hits the enemy's foot and guns could put into the horse standing there."""
+        hits the enemy's foot and guns could put into the horse standing there.
+        (`exposure`: the spot's, when already judged; `blows`: a memo of the blow's
+        worth by target and strike, for the spots of one look-ahead.)"""
         b = self.battle
         minus = (1 if on_hilltop(b, e) else 0) + (1 if utype(e) == "cavalry" else 0)
         double = aspect(footprint(b, e), spot) != "front"
-        s = type(blow(b, u, e))(minus, double)
-        hits = Dist.die([blow_hits(b, s, f) for f in (1, 2, 3)])
-        return blow_value(hits, e) - EXPOSURE_WEIGHT * self._exposure(spot) \
+        key = (e.id, minus, double)
+        worth = None if blows is None else blows.get(key)
+        if worth is None:
+            s = type(blow(b, u, e))(minus, double)
+            hits = Dist.die([blow_hits(b, s, f) for f in (1, 2, 3)])
+            worth = blow_value(hits, e)
+            if blows is not None:
+                blows[key] = worth
+        if exposure is None:
+            exposure = self._exposure(spot)
+        return worth - EXPOSURE_WEIGHT * exposure \
             - (CRAMPED if self._cramped(u, spot, bearing(spot, e.pos)) else 0.0)
 
     def _cramped(self, u, spot, facing) -> bool:
         """A spot hard against a friendly base: no pivot and no straight line out of
         it, since no one but skirmishers passes through friends."""
         b = self.battle
-        fp = footprint(b, u, x=spot[0], y=spot[1], facing=facing).polygon()
+        fp = footprint(b, u, x=spot[0], y=spot[1], facing=facing)
         return any(f.id != u.id and utype(f) != "skirmishers"
-                   and fp.distance(footprint(b, f).polygon()) < 1.5
+                   and closer_than(fp, footprint(b, f), 1.5)
                    for f in near(b, spot, 8, self.side))
 
-    def _exposure(self, spot) -> float:
+    def _shooters(self) -> list:
+        """(x, y, facing, reach, weight) of the enemy foot and guns, in live_units order."""
         b = self.battle
+        return [(s.x, s.y, s.facing, RANGE[utype(s)] + 2,
+                 2.0 if utype(s) == "infantry" else 1.0)          # mean D3, D3-1
+                for s in b.live_units(b.enemy_of(self.side)) if utype(s) != "cavalry"]
+
+    def _exposure(self, spot, shooters=None) -> float:
+        """The hits the enemy's foot and guns in range and arc could put into a horse at
+        the spot. Every shooter within its range is within the spatial search's reach
+        (the longest range + 4), so all of them are asked, without the search."""
         total = 0.0
-        for s in near(b, spot, max(RANGE.values()) + 4, b.enemy_of(self.side)):
-            t = utype(s)
-            if t == "cavalry" or distance(s.pos, spot) > RANGE[t] + 2:
+        for x, y, facing, reach, weight in (self._shooters() if shooters is None else shooters):
+            if distance((x, y), spot) > reach:
                 continue
-            if angle_between(bearing(s.pos, spot), s.facing) > FIRE_ARC + 15:
+            if angle_between(bearing((x, y), spot), facing) > FIRE_ARC + 15:
                 continue
-            total += 2.0 if t == "infantry" else 1.0            # mean D3, D3-1
+            total += weight
         return total
+
+    def _exposures(self, spots) -> list:
+        """_exposure of every spot, the far shooters set aside for all spots at once (a
+        vectorised first look with a little slack; the exact test on the few left)."""
+        shooters = self._shooters()
+        if not spots or not shooters:
+            return [0.0] * len(spots)
+        sx = np.array([s[0] for s in shooters])
+        sy = np.array([s[1] for s in shooters])
+        reach = np.array([s[3] for s in shooters]) + 1e-6
+        px = np.array([p[0] for p in spots])[:, None]
+        py = np.array([p[1] for p in spots])[:, None]
+        near_ = (sx - px) ** 2 + (sy - py) ** 2 <= reach * reach
+        return [self._exposure(spot, [shooters[k] for k in np.flatnonzero(row)])
+                if row.any() else 0.0 for spot, row in zip(spots, near_)]
 
     def _staging(self, u, reach: float) -> list:
         """(worth, spot, target) for the spots within `reach` of the unit from which a
         charge would be on as the ground and the units stand now, the most worth first."""
         b = self.battle
-        spots = []
+        found = []
         for e in self._targets(u, reach + max(RINGS)):
             away = bearing(e.pos, u.pos)
             ways = [away + d for d in (-90, -67.5, -45, -22.5, 0, 22.5, 45, 67.5, 90)]
@@ -126,7 +161,13 @@ class CavalryMixin:
                     hx, hy = heading(w % 360)
                     spot = (round(e.x + hx * r, 2), round(e.y + hy * r, 2))
                     if distance(u.pos, spot) <= reach:
-                        spots.append((self._spot_value(u, e, spot), spot, e))
+                        found.append((spot, e))
+        # every spot's worth as before, the exposures judged together and each blow's
+        # worth once per target and strike (nothing here changes the battle)
+        exposures = self._exposures([spot for spot, _ in found])
+        blows: dict = {}
+        spots = [(self._spot_value(u, e, spot, x, blows), spot, e)
+                 for (spot, e), x in zip(found, exposures)]
         spots.sort(key=lambda s: -s[0])
         out = []
         for value, spot, e in spots[:STAGING_TRIED]:
