@@ -104,3 +104,65 @@ def test_melee_odds_follow_the_resolver_through_support_and_first_fire():
         exact = melee_odds(s.battle, melees(s.battle)[0]).outcomes
         counts = runs(s.battle, ga.ResolveMelee("r"), _classify)
         assert not agree(exact, counts), (situation, agree(exact, counts))
+
+
+def _battery(kind):
+    """A unit 'b' charging a lone foot battery 'g' (no friend to shelter with)."""
+    units = [piece("b", "blue", kind, (20, 20)),
+             piece("g", "red", "foot_artillery", (20, 14 if kind == "line_infantry" else 10))]
+    b = build_table(units, FS, options={"pursuit": False, "support_fire": False})
+    s, _ = session_at(b, "charges", side="blue")
+    return s
+
+
+def _charge_then_melee(battle, n, seed=2000) -> dict:
+    """The charge, then (if it went home) the melee, each played n times with seeded dice."""
+    from manager.dice import SeededSource
+    from manager.session import Session
+    counts: dict = {}
+    for i in range(n):
+        s = Session(battle.copy(), SeededSource(seed + i))
+        text = " ".join(e.describe() for e in s.execute(ga.Charge("b", "g")))
+        if "stopped by canister" in text:
+            key = "charge halted" if "charge is halted" in text else "charge fails (morale)"
+        elif s.battle.units["b"].eliminated:
+            key = "defender wins"
+        else:
+            while s.battle.state.phase != "melee":
+                s.execute(ga.EndPhase())
+            after = " ".join(e.describe() for e in s.execute(ga.ResolveMelee("g")))
+            key = "attacker wins" if (s.battle.units["g"].eliminated or
+                                      "g checks morale (lost melee)" in after) else "defender wins"
+        counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+def test_battery_charge_odds_follow_the_canister_check():
+    """Issue 15: the odds of a charge at a battery include the canister, the charger's
+    Charged-column check after it and the quarter halt (the panel's floats agree with the
+    exact odds to 1e-9); icepool gives the steps before the melee from the text's numbers
+    (close canister 2D6 at foot, 1D6 at horse, hits saved on 5+, a regular's check +1 and
+    -1 a quarter lost: 0 breaks, 1-3 fall back; a quarter lost halts), seeded runs of the
+    resolver every outcome."""
+    from manager.rules.featherstone.melee_odds import charge_odds
+    for kind, n_dice, strength in (("line_infantry", 2, 24), ("heavy_cavalry", 1, 12)):
+        s = _battery(kind)
+        exact = charge_odds(s.battle, ga.Charge("b", "g")).outcomes
+        shown = s.ruleset.odds(s.battle, ga.Charge("b", "g")).outcomes
+        assert set(shown) == set(exact)
+        assert all(abs(float(shown[k]) - float(exact[k])) < 1e-9 for k in exact)
+        lost = saves(pmf(count(n_dice, d(6))), Fraction(4, 6))   # hits, then saves
+        fails = halted = Fraction(0)
+        for c, p in lost.items():
+            if c == 0:
+                continue
+            mod = 1 - c * 4 // strength
+            p_fail = Fraction(sum(1 for f in range(1, 7) if max(0, min(7, f + mod)) <= 3), 6)
+            fails += p * p_fail
+            if c * 4 >= strength:
+                halted += p * (1 - p_fail)
+        assert exact.get("charge fails (morale)", 0) == fails > 0
+        assert exact.get("charge halted", 0) == halted
+        assert sum(exact.values()) == 1
+        counts = _charge_then_melee(s.battle, 600)
+        assert not agree(exact, counts, 600), (kind, agree(exact, counts, 600))

@@ -159,21 +159,14 @@ def _answer(battle, unit, target, dice, events: list) -> str:
     """The target's response; marks `reaction` on it. Returns a word for the log."""
     t_arm = arm(target)
     if t_arm == "artillery":
-        if mark(target, "shots", 0) < SHOTS_PER_BATTERY and target.hits > 0:
-            band_close = arm(unit) == "infantry"
-            from .losses import save_for
-            save, bonus = save_for(battle, unit, True, target.pos)
-            shot = Shot(True, "canister", CLOSE_CANISTER if band_close else 0.0, to_hit=0,
-                        damage_dice=2 if band_close else 1, save=save, save_bonus=bonus)
+        shot = canister_at(battle, unit, target)
+        if shot is not None:
             lost = shoot(battle, target, unit, shot, dice, events)
             from .charge_fire import charger_reacts      # casualties while charging
             if lost and charger_reacts(battle, battle.units[unit.id], target, lost, dice, events):
                 return "stopped by canister"
-        friends = [u for u in near_units(battle, target.pos, 10, target.side)
-                   if u.id != target.id and arm(u) != "artillery"
-                   and unit_gap(battle, u, target) <= SHELTER_REACH]
-        if friends:
-            friend = min(friends, key=lambda u: unit_gap(battle, u, target))
+        friend = shelter_for(battle, target)
+        if friend is not None:
             battle.mark_unit(target.id, sheltered=friend.id)
             events.append(CrewSheltered(target.name, friend.name))
             return "sheltered"
@@ -210,6 +203,26 @@ def _answer(battle, unit, target, dice, events: list) -> str:
     battle.mark_unit(target.id, reaction=reaction)
     return {"waver": "wavers", "stand": "stands", "first_fire": "stands and fires first",
             "counter": "counter-charges", "square": "forms square"}[reaction]
+
+
+def canister_at(battle, unit, target):
+    """The one shot a charged battery gets at its charger (canister at horse, close
+    canister at foot), or None when it has no rounds or no gunners left."""
+    if mark(target, "shots", 0) >= SHOTS_PER_BATTERY or target.hits <= 0:
+        return None
+    band_close = arm(unit) == "infantry"
+    from .losses import save_for
+    save, bonus = save_for(battle, unit, True, target.pos)
+    return Shot(True, "canister", CLOSE_CANISTER if band_close else 0.0, to_hit=0,
+                damage_dice=2 if band_close else 1, save=save, save_bonus=bonus)
+
+
+def shelter_for(battle, target):
+    """The friend within 2 inches a charged battery's crew shelter with (None: they fight)."""
+    friends = [u for u in near_units(battle, target.pos, 10, target.side)
+               if u.id != target.id and arm(u) != "artillery"
+               and unit_gap(battle, u, target) <= SHELTER_REACH]
+    return min(friends, key=lambda u: unit_gap(battle, u, target)) if friends else None
 
 
 def evade_moves(battle, unit, target) -> float:
