@@ -1,5 +1,6 @@
 """How often each mechanic of a ruleset happens when the automatic commanders fight a
-demo: volleys, artillery, charges, melees, squares, rallies, routs, leaders lost, and
+demo: volleys, artillery, charges, melees, squares, rallies, routs, leaders lost,
+generals committed (where the rules let the player commit one), and
 who won, over N seeds. The rules are only tested by play if play uses them.
 
     python benchmarks/mechanics.py scenarios/arcole.toml --seeds 10 [--tiny] [--json]
@@ -15,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from manager.simulate import fight  # noqa: E402
 
 MECHANICS = ("volleys", "artillery", "charges", "melees", "squares", "rallies",
-             "rallied", "routs", "leaders lost")
+             "rallied", "routs", "leaders lost", "generals committed")
 
 
 def count(session) -> dict:
@@ -34,6 +35,8 @@ def count(session) -> dict:
             n["charges"] += 1
         elif verb == "Rally":
             n["rallies"] += 1
+        elif verb == "CommitGeneral":           # a general's influence lent at a risk
+            n["generals committed"] += 1
         names = [type(e).__name__ for e in entry.events]
         texts = [e.describe().lower() for e in entry.events]
         n["melees"] += names.count("MeleeResolved")

@@ -191,6 +191,12 @@ class Ruleset:
             raise IllegalAction(f"{self.name} gives no odds for {name}")
         return self._odds[name](battle, action)
 
+    def choices(self, battle, action) -> list[tuple[str, Any]]:
+        """The player's choices that bear on `action` (a charge or a melee about to be
+        resolved), as (label, action) pairs the umpire may take, each one action through
+        the session: a general committed, a counter-charge, a re-roll declined. None here."""
+        return []
+
     def scenario_notes(self, battle) -> list[str]:
         """What the ruleset would tell a scenario author about this battle."""
         return []

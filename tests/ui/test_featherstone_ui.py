@@ -138,3 +138,52 @@ def test_the_initiative_winner_chooses_to_go_second(open_window, qtbot):
     entry = w.doc.session.entries[-1]
     assert entry.action.verb == "ChooseInitiative" and entry.action.first == other
     assert w.doc.undo_stack.undoText() == f"Initiative: {b.sides[other].name} moves first"
+
+
+def test_the_umpire_commits_a_general_from_the_turn_runner_and_the_odds_follow(
+        open_window, qtbot, tmp_path):
+    """Issue 15: a charge about to be declared offers the player's choices (commit the
+    charged unit's general near it, with the risk roll; counter-charge on a 7); a choice
+    is one action through the session (one undo step), and the odds panel shows the
+    charge with it."""
+    w = open_window(QB)
+    dock = w.docks["TurnDock"]
+    click(qtbot, dock.start_btn)
+    b = w.doc.battle
+    w.doc.session.battle.update_unit("nl-7l", x=27.0, y=32.0)
+    w.doc.session.battle.update_leader("perponcher-l", x=31.0, y=30.0)   # 4" of nl-7l
+    to_phase(qtbot, w, dock, "charges", "french")
+    u = b.units["fr-2leger"]
+    qtbot.mouseClick(w.view.viewport(), Qt.LeftButton, Qt.NoModifier, at(w, u.x, u.y))
+    choose(qtbot, dock.choices, "nl-7l")
+    labels = [btn.text() for btn in dock.choice_box.buttons]
+    assert dock.choice_box.isVisible()
+    commit = next(btn for btn in dock.choice_box.buttons if btn.text().startswith("Commit Perponcher"))
+    assert "risk roll" in commit.text() and "charger's chance" in commit.text()
+    assert any(t.startswith("Counter-charge") for t in labels)
+    before_odds, entries, steps = dock.odds.text(), len(w.doc.session.entries), w.doc.undo_stack.count()
+    refused = []
+    w.doc.refused.connect(refused.append)
+    qtbot.waitUntil(lambda: commit.height() > 10, timeout=3000)          # laid out
+    dock.widget().widget().grab().save(str(tmp_path / "choices.png"))
+    click(qtbot, commit)
+    assert not refused, refused
+    last = w.doc.session.entries[-1].action
+    assert last.verb == "CommitGeneral" and (last.leader, last.unit) == ("perponcher-l", "nl-7l")
+    assert len(w.doc.session.entries) == entries + 1 and w.doc.undo_stack.count() == steps + 1
+    # the same charge is still picked, its odds now with Perponcher's +1 on the check
+    assert dock.choices.currentItem().data(Qt.UserRole) == "nl-7l"
+    assert dock.odds.text() != before_odds and "attacker wins" in dock.odds.text()
+    assert not any(t.startswith("Commit Perponcher") for t in
+                   (btn.text() for btn in dock.choice_box.buttons))
+    dock.widget().widget().grab().save(str(tmp_path / "choices-after.png"))
+    click(qtbot, dock.resolve_btn)                        # the charge, with his +1
+    assert w.doc.session.entries[-1].action.verb == "Charge"
+    checks = [e for e in w.doc.session.entries[-1].events if hasattr(e, "column")]
+    assert checks and "Perponcher near" in checks[0].mods
+    w.doc.undo_stack.undo()
+    w.doc.undo_stack.undo()                               # one step takes the choice back
+    assert len(w.doc.session.entries) == entries
+    assert w.doc.session.entries[-1].action.verb != "CommitGeneral"
+    from manager.model.forces import mark
+    assert not mark(w.doc.battle.units["nl-7l"], "lend")

@@ -20,6 +20,7 @@ from manager.game_actions import (ChangeFormation, Charge, ChooseInitiative, End
 
 from ..widgets import scrolled
 from ..wording import action_text
+from .choices_box import ChoicesBox
 from .odds_view import odds_html
 
 
@@ -127,8 +128,9 @@ class TurnDock(QDockWidget):
         self.resolve_btn = QPushButton("Resolve")
         self.resolve_btn.setToolTip("Roll through the engine (Ctrl+R)")
         self.resolve_btn.clicked.connect(self.resolve)
+        self.choice_box = ChoicesBox(doc)        # the player's choices for this order
         for w in (self.order_title, self.choices, self.joiners_box, self.formation, self.odds,
-                  self.resolve_btn):
+                  self.choice_box, self.resolve_btn):
             olay.addWidget(w)
         lay.addWidget(self.orders)
         lay.addStretch(1)
@@ -219,7 +221,10 @@ class TurnDock(QDockWidget):
     # ---- the orders panel: what the selection may do in this phase ---------------------------
     def _sync_orders(self) -> None:
         b, rs, st = self.doc.shown, self.doc.ruleset, self.doc.shown.state
+        item = self.choices.currentItem()
+        keep = (self._order, item.data(Qt.UserRole)) if item is not None else None
         self.choices.clear()
+        self.choice_box.show_for(None)
         self._clear_joiners()
         self.formation.setVisible(False)
         self.odds.setText("")
@@ -260,6 +265,10 @@ class TurnDock(QDockWidget):
         self.resolve_btn.setVisible(True)
         if self.choices.count():
             self.choices.setCurrentRow(0)
+            for i in range(self.choices.count()):   # the same order stays picked (a choice
+                it = self.choices.item(i)            # taken for it re-draws the panel)
+                if keep is not None and keep == (self._order, it.data(Qt.UserRole)):
+                    self.choices.setCurrentItem(it)
         self._show_odds()
 
     def _fire_orders(self, b, unit, formations: bool) -> None:
@@ -405,9 +414,11 @@ class TurnDock(QDockWidget):
         if action is None:
             self.odds.setText("")
             self.resolve_btn.setEnabled(False)
+            self.choice_box.show_for(None)
             return
         why = self.doc.check(action)
         self.resolve_btn.setEnabled(not why)
+        self.choice_box.show_for(None if why else action)
         if isinstance(action, (ChangeFormation, ChooseInitiative)):     # nothing to roll
             self.odds.setText(f"<span style='color:#c01010'>{why}</span>" if why else "")
             return

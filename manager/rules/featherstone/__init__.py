@@ -50,6 +50,10 @@ class Featherstone(TableRuleset, Ruleset):
         self.plays(ga.ResolveMelee, melee.check_resolve_melee, melee.resolve_melee,
                    melee_odds.resolve_melee_odds)
 
+    def choices(self, battle, action):
+        from .choices import table_choices
+        return table_choices(battle, action)
+
     def melees(self, battle):
         return melee.melees(battle)
 

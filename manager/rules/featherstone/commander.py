@@ -5,7 +5,9 @@ release turn or a friendly command is Shaken; objectives in boxes on a gridded t
 in inches on an open one). Infantry closes to musket range and shoots; guns stand and
 fire when they have a target; cavalry waits out of musket range and charges when the
 exact odds favour it; infantry forms square when enemy horse comes near. Generals ride
-behind their commands and lend their influence to rallies when it helps.
+behind their commands and lend their influence to rallies when it helps; the player's
+other choices (a near general's influence in a charge, counter-charging on a 7, a
+grenadier's re-roll) are decided by value from the odds (choices.py).
 """
 from __future__ import annotations
 
@@ -17,8 +19,8 @@ from ...model.forces import mark
 from ..common import OrdersCommander
 from .fire import casualty_dist, may_fire, shot_spec
 from .melee import melees
-from .melee_odds import charge_odds
 from .charges import must_charge_left, surely_too_far
+from .choices import charge_value, commit_for_defence, counter_choice, reroll_choice
 from .morale import may_influence, to_check
 from .moves import lands_on_another
 from .state import allowance, arm, engaged, footprint, move_rate, near_units, profile, unit_gap
@@ -48,10 +50,29 @@ class Commander(OrdersCommander):
         def ride(l):
             action = self.ride_behind(l, 4, GENERAL_MOVE, MoveLeader)
             return action if action is not None and self.legal(action) else None
-        return self.first_order(self.leaders(), ride, lambda l: l.moved)
+        action = self.first_order(self.leaders(), ride, lambda l: l.moved)
+        return action if action is not None else self._stances()
+
+    def _stances(self):
+        """Once the generals have ridden: for each unit the enemy may charge this turn,
+        counter-charge on a 7 or not, and a near general's influence, by value."""
+        b = self.battle
+        for u in b.live_units(self.side):
+            key = ("stance", u.id)
+            if key in self.done:
+                continue
+            self.done.add(key)
+            for choose in (counter_choice, commit_for_defence):
+                action = choose(b, u)
+                if action is not None and self.legal(action):
+                    return action
+        return None
 
     def _charges(self):
         b = self.battle
+        pending, self.pending = getattr(self, "pending", None), None
+        if pending is not None and self.legal(pending):
+            return pending                  # the charge a general was committed to
         # a unit that rallied on a 7 must charge before the phase can end: first, whatever
         # the commander thought of it earlier in the phase
         for u, e in must_charge_left(b, self.side):
@@ -72,15 +93,18 @@ class Commander(OrdersCommander):
                 if not self.legal(action):
                     continue
                 try:
-                    out = charge_odds(b, action, exact=False).outcomes
                     # worth it: the melee won, or the target gives way before contact
-                    p = sum(v for k, v in out.items()
-                            if k == "attacker wins" or k.endswith("(no melee)"))
+                    # (with a near general committed, less his risk, if that is more)
+                    p, commit = charge_value(b, action)
                 except IllegalAction:
                     continue
                 if p > best_p or (must and best is None):
-                    best, best_p = action, p
+                    best, best_p, best_commit = action, p, commit
             if best is not None:
+                commit = best_commit
+                if commit is not None and self.legal(commit):
+                    self.pending = best
+                    return commit
                 return best
         return None
 
@@ -195,4 +219,11 @@ class Commander(OrdersCommander):
         return None
 
     def _melee(self):
+        for m in melees(self.battle):
+            key = ("reroll", m.defender)
+            if key not in self.done:
+                self.done.add(key)
+                action = reroll_choice(self.battle, m, self.side)
+                if action is not None and self.legal(action):
+                    return action
         return self.first_melee(melees)
