@@ -197,7 +197,7 @@ def test_featherstone_charge_odds_share_support_fire_exactly(monkeypatch):
     weighs on Austerlitz gets the very same odds (exact fractions) as when each answer
     computes its own."""
     from manager.rules.featherstone import melee_odds as mo
-    from manager.rules.featherstone import commander as fc
+    from manager.rules.featherstone import choices as fc     # the commander's charge odds
     seen = []
     real = mo.charge_odds
 

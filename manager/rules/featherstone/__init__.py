@@ -9,7 +9,7 @@ from ... import game_actions as ga
 from .. import register_ruleset
 from ..base import Ruleset
 from ..common import TableRuleset
-from . import charges, fire, flow, melee, melee_odds, morale, moves
+from . import battery_odds, charges, fire, flow, melee, melee_odds, morale, moves
 from .state import footprint as _footprint
 from .tables import FORMATIONS, GENERAL_NEAR, OPTIONS, PHASES, PROFILES, SMALL_ARMS, TRAITS
 
@@ -37,7 +37,7 @@ class Featherstone(TableRuleset, Ruleset):
         self.plays(ga.Rally, flow.check_rally, flow.resolve_rally, morale.rally_odds)
         self.plays(ga.MoveLeader, moves.check_move_leader, moves.resolve_move_leader)
         self.plays(ga.Charge, charges.check_charge, charges.resolve_charge,
-                   melee_odds.panel_charge_odds)
+                   battery_odds.panel_charge_odds)
         self.plays(ga.MoveUnit, moves.check_move_unit, moves.resolve_move_unit)
         self.plays(ga.ChangeFormation, moves.check_change_formation,
                    moves.resolve_change_formation)

@@ -393,11 +393,3 @@ def charge_odds(battle, action, exact: bool = True) -> Odds:
                       f"{'Rally then Charged' if column == 'rally' else 'Charged'} column first")
     return odds
 
-
-def panel_charge_odds(battle, action) -> Odds:
-    """The odds panel's charge odds: exact, but a battery's in floats (its canister
-    branches weigh a dozen melees: some 15 ms in Fractions, 2 ms in floats, which agree
-    with the exact ones to 1e-9: `test_battery_charge_odds_follow_the_canister_check`)."""
-    target = battle.units.get(action.target)
-    return charge_odds(battle, action,
-                       exact=not (target is not None and arm(target) == "artillery"))
