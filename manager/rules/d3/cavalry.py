@@ -11,6 +11,9 @@ an enemy horse that closes is simply a target like any other.
 """
 from __future__ import annotations
 
+import heapq
+import itertools
+
 import numpy as np
 
 from ...errors import IllegalAction
@@ -27,11 +30,12 @@ KILL_WEIGHT = 6.0       # a destroyed unit is worth this many hits besides the h
 WORTH = 1.8             # charge when the blow's value reaches this (D3+1 frontal: 3.0)
 HOLD_WORTH = 3.5        # a holding command rides out only for a blow this good
 RINGS = (7.0, 10.0)
-STAGING_TRIED = 40      # the most worth staging spots whose charge path is checked
+STAGING_TRIED = 8       # the most charge paths checked from staging spots, per search
+DETOUR_SPOTS = 6        # the staging spots a detour steers by (best, near first)
 CRAMPED = 1.5          # worth lost at a spot hard against a friendly base
 DETOUR_WEIGHT = 0.3     # worth lost per inch a staging spot stays away after a detour
 EXPOSURE_WEIGHT = 0.25  # a hit taken waiting counts a quarter of a hit dealt: the horse
-                        # that waits out of musket range never charges at all     # the look-ahead spots: this far from the target's centre
+                        # that waits out of musket range never charges at all
 
 
 def blow_value(dist: Dist, target, p_kill=None) -> float:
@@ -82,26 +86,19 @@ class CavalryMixin:
         b = self.battle
         return [e for e in near(b, u.pos, reach, b.enemy_of(self.side)) if self._chargeable(e)]
 
-    def _spot_value(self, u, e, spot, exposure=None, blows=None) -> float:
-        """The blow's worth from `spot` (a flank or rear doubles it), less the expected
-        hits the enemy's foot and guns could put into the horse standing there.
-        (`exposure`: the spot's, when already judged; `blows`: a memo of the blow's
-        worth by target and strike, for the spots of one look-ahead.)"""
+    def _blow_worth(self, u, e, spot, blows: dict) -> float:
+        """The blow's worth from `spot` (a flank or rear doubles it); `blows` memoises it
+        by target and strike for the spots of one look-ahead."""
         b = self.battle
-        minus = (1 if on_hilltop(b, e) else 0) + (1 if utype(e) == "cavalry" else 0)
+        if e.id not in blows:                    # the target's own part, once per target
+            blows[e.id] = (1 if on_hilltop(b, e) else 0) + (1 if utype(e) == "cavalry" else 0)
+        minus = blows[e.id]
         double = aspect(footprint(b, e), spot) != "front"
         key = (e.id, minus, double)
-        worth = None if blows is None else blows.get(key)
-        if worth is None:
+        if key not in blows:
             s = type(blow(b, u, e))(minus, double)
-            hits = Dist.die([blow_hits(b, s, f) for f in (1, 2, 3)])
-            worth = blow_value(hits, e)
-            if blows is not None:
-                blows[key] = worth
-        if exposure is None:
-            exposure = self._exposure(spot)
-        return worth - EXPOSURE_WEIGHT * exposure \
-            - (CRAMPED if self._cramped(u, spot, bearing(spot, e.pos)) else 0.0)
+            blows[key] = blow_value(Dist.die([blow_hits(b, s, f) for f in (1, 2, 3)]), e)
+        return blows[key]
 
     def _cramped(self, u, spot, facing) -> bool:
         """A spot hard against a friendly base: no pivot and no straight line out of
@@ -133,28 +130,35 @@ class CavalryMixin:
         return total
 
     def _exposures(self, spots) -> list:
-        """_exposure of every spot, the far shooters set aside for all spots at once (a
-        vectorised first look with a little slack; the exact test on the few left)."""
+        """_exposure of every spot, judged for all spots and shooters at once; the pairs
+        within a hair of a range or arc edge are judged again by the exact test."""
         shooters = self._shooters()
         if not spots or not shooters:
             return [0.0] * len(spots)
-        sx = np.array([s[0] for s in shooters])
-        sy = np.array([s[1] for s in shooters])
-        reach = np.array([s[3] for s in shooters]) + 1e-6
+        sx, sy, sf, reach, weight = (np.array(c, dtype=float) for c in zip(*shooters))
         px = np.array([p[0] for p in spots])[:, None]
         py = np.array([p[1] for p in spots])[:, None]
-        near_ = (sx - px) ** 2 + (sy - py) ** 2 <= reach * reach
-        return [self._exposure(spot, [shooters[k] for k in np.flatnonzero(row)])
-                if row.any() else 0.0 for spot, row in zip(spots, near_)]
+        dist = np.hypot(px - sx, py - sy)
+        turn = np.abs(np.mod(np.degrees(np.arctan2(px - sx, -(py - sy))) - sf, 360))
+        turn = np.minimum(turn, 360 - turn)
+        hit = (dist <= reach) & (turn <= FIRE_ARC + 15)
+        edge = (np.abs(dist - reach) < 1e-6) | (np.abs(turn - FIRE_ARC - 15) < 1e-6)
+        out = []
+        for k, spot in enumerate(spots):
+            total = float(weight[hit[k] & ~edge[k]].sum())
+            for j in np.flatnonzero(edge[k]):
+                total += self._exposure(spot, [shooters[j]])
+            out.append(total)
+        return out
 
-    def _staging(self, u, reach: float) -> list:
-        """(worth, spot, target) for the spots within `reach` of the unit from which a
-        charge would be on as the ground and the units stand now, the most worth first."""
-        b = self.battle
+    def _candidates(self, u, reach: float) -> list:
+        """[bound, spot, target] of the ring spots within `reach` of the unit round each
+        chargeable enemy; bound = the blow's worth less a quarter of the musketry on the
+        spot, an upper bound of its worth (only "cramped" is still to take off)."""
         found = []
         for e in self._targets(u, reach + max(RINGS)):
             away = bearing(e.pos, u.pos)
-            ways = [away + d for d in (-90, -67.5, -45, -22.5, 0, 22.5, 45, 67.5, 90)]
+            ways = [away + d for d in (-90, -45, 0, 45, 90)]
             ways += [e.facing + 90, e.facing + 180, e.facing + 270]
             for r in RINGS:
                 for w in ways:
@@ -162,50 +166,86 @@ class CavalryMixin:
                     spot = (round(e.x + hx * r, 2), round(e.y + hy * r, 2))
                     if distance(u.pos, spot) <= reach:
                         found.append((spot, e))
-        # every spot's worth as before, the exposures judged together and each blow's
-        # worth once per target and strike (nothing here changes the battle)
-        exposures = self._exposures([spot for spot, _ in found])
         blows: dict = {}
-        spots = [(self._spot_value(u, e, spot, x, blows), spot, e)
-                 for (spot, e), x in zip(found, exposures)]
-        spots.sort(key=lambda s: -s[0])
-        out = []
-        for value, spot, e in spots[:STAGING_TRIED]:
-            try:
-                check_charge_path(b, u, e, at=spot, facing=round(bearing(spot, e.pos)) % 360)
-            except IllegalAction:
+        return [[self._blow_worth(u, e, spot, blows) - EXPOSURE_WEIGHT * x, spot, e]
+                for (spot, e), x in zip(found, self._exposures([s for s, _ in found]))]
+
+    def _staging(self, u, candidates, paths: dict, within=None, floor=-99.0, lean=0.0):
+        """(worth, spot, target) of the spots from which a charge would be on as the
+        ground and the units stand now, the most worth first, lazily: a spot's "cramped"
+        is judged only when its bound leads, and its charge path (memoised in `paths`
+        by spot and target, for one commander step) only when its worth leads; at most
+        STAGING_TRIED paths are checked. `within`: only spots this close to the unit;
+        `lean`: ranked by worth less this much per inch from the unit (the worth yielded
+        is the spot's own)."""
+        b = self.battle
+        heap = [(lean * distance(u.pos, spot) - bound, k, False, spot, e)
+                for k, (bound, spot, e) in enumerate(candidates)
+                if within is None or distance(u.pos, spot) <= within]
+        heapq.heapify(heap)
+        tried = 0
+        while heap and tried < STAGING_TRIED:
+            neg, k, exact, spot, e = heapq.heappop(heap)
+            if -neg < floor:                     # (with lean, the floor is never above 0)
+                return
+            facing = round(bearing(spot, e.pos)) % 360
+            if not exact:
+                cramped = CRAMPED if self._cramped(u, spot, facing) else 0.0
+                heapq.heappush(heap, (neg + cramped, k, True, spot, e))
                 continue
-            out.append((value, spot, e))
-        return out
+            key = (spot, e.id)
+            if key not in paths:
+                tried += 1
+                try:
+                    check_charge_path(b, u, e, at=spot, facing=facing)
+                    paths[key] = True
+                except IllegalAction:
+                    paths[key] = False
+            if paths[key]:
+                yield lean * distance(u.pos, spot) - neg, spot, e
 
     def _ride_to_charge(self, u, floor: float):
         """A legal move to a staging spot (a charge on next turn), the most worth first;
         failing one within a move, a move (round whatever is in the way) that brings the
-        nearest good staging spot within reach: the horse works round its own foot."""
-        staging = self._staging(u, 2 * MOVE["cavalry"])
-        staging = [s for s in staging if s[0] >= floor]
-        for value, spot, e in staging:
-            if distance(u.pos, spot) <= MOVE["cavalry"] - 0.05:
-                action = MoveUnit(u.id, spot, round(bearing(spot, e.pos)) % 360)
-                if self.legal(action):
-                    return action
-        if not staging or floor > 0:
+        best near staging spots within two moves nearer: the horse works round its own foot."""
+        candidates = self._candidates(u, 2 * MOVE["cavalry"])
+        if not candidates:
+            return None
+        paths: dict = {}
+        for value, spot, e in self._staging(u, candidates, paths, MOVE["cavalry"] - 0.05, floor):
+            action = MoveUnit(u.id, spot, round(bearing(spot, e.pos)) % 360)
+            if self.legal(action):
+                return action
+        if floor > 0:
+            return None
+        # the spots a detour steers by: its score below is worth less DETOUR_WEIGHT an inch
+        staging = list(itertools.islice(
+            self._staging(u, candidates, paths, lean=DETOUR_WEIGHT), DETOUR_SPOTS))
+        if not staging:
             return None
         now = min(distance(u.pos, s[1]) for s in staging)
-        best = None
+        moves = []                               # (score before "cramped", to): closer ones
         for d in (MOVE["cavalry"] - 0.05, 9.0, 6.0, 3.0):
             for k in range(24):
                 hx, hy = heading(k * 15.0)
                 to = (round(u.x + hx * d, 2), round(u.y + hy * d, 2))
-                score = max(v - DETOUR_WEIGHT * distance(to, spot) for v, spot, _ in staging)
-                score -= CRAMPED if self._cramped(u, to, u.facing) else 0.0
-                if min(distance(to, s[1]) for s in staging) >= now - 0.5 or (
-                        best is not None and score <= best[0]):
-                    continue
-                e = min(staging, key=lambda s: distance(to, s[1]))[2]
-                action = MoveUnit(u.id, to, round(bearing(to, e.pos)) % 360)
-                if self.legal(action):
-                    best = (score, action)
+                if min(distance(to, s[1]) for s in staging) < now - 0.5:
+                    moves.append((max(v - DETOUR_WEIGHT * distance(to, spot)
+                                      for v, spot, _ in staging), to))
+        # the best legal move, its score less "cramped": the moves in order of the score
+        # before it (which only takes away), until none can beat the best found
+        moves.sort(key=lambda m: -m[0])
+        best = None
+        for score, to in moves:
+            if best is not None and score <= best[0]:
+                break
+            score -= CRAMPED if self._cramped(u, to, u.facing) else 0.0
+            if best is not None and score <= best[0]:
+                continue
+            e = min(staging, key=lambda s: distance(to, s[1]))[2]
+            action = MoveUnit(u.id, to, round(bearing(to, e.pos)) % 360)
+            if self.legal(action):
+                best = (score, action)
         return best[1] if best else None
 
     def _ride_toward(self, u):
