@@ -28,14 +28,21 @@ def new_token() -> str:
     return secrets.token_urlsafe(9)
 
 
+# RFC 1918 and IPv6 ULA: the local networks. Not Python's `is_private`, which also counts
+# documentation (TEST-NET) and other reserved ranges that are nobody's club Wi-Fi.
+PRIVATE = [ipaddress.ip_network(n) for n in ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16",
+                                             "fc00::/7")]
+
+
 def is_local(ip: str) -> bool:
+    """A private (RFC 1918, ULA), loopback or link-local address."""
     try:
         a = ipaddress.ip_address(ip.split("%")[0])
     except ValueError:
         return False
     if getattr(a, "ipv4_mapped", None):
         a = a.ipv4_mapped
-    return a.is_private or a.is_loopback or a.is_link_local
+    return a.is_loopback or a.is_link_local or any(a in n for n in PRIVATE)
 
 
 def lan_address() -> str:

@@ -36,6 +36,8 @@ log = logging.getLogger("berthier.net")
 HELLO_TIMEOUT = 10.0
 MAX_STRIKES = 10              # malformed messages before a connection is closed
 MAX_WRONG_CODES = 5           # per address per minute
+FLOOD_REFUSALS = 10           # x burst: refused for speed within the window, then closed
+CLOSE_TIMEOUT = 1.0           # a half-open laptop (lid closed) must not hold up Ctrl+C
 MAX_CONNECTIONS = 64          # a club table has a handful of laptops; more is a flood
 
 
@@ -72,7 +74,8 @@ class Host(Seats):
             try:
                 server = await serve(self._connection, h, port, max_size=MAX_MESSAGE,
                                      process_request=self._http, ping_interval=10,
-                                     ping_timeout=30, server_header="Berthier")
+                                     ping_timeout=30, close_timeout=CLOSE_TIMEOUT,
+                                     server_header="Berthier")
             except OSError:
                 if not self._servers:
                     raise
@@ -182,7 +185,8 @@ class Host(Seats):
                 if seat.strikes >= MAX_STRIKES:
                     await ws.close(1008, "too many malformed messages")
                     break
-                if seat.limit.run > 10 * self.burst:
+                if seat.limit.flooding(FLOOD_REFUSALS * self.burst):
+                    log.warning("closed %s (%s): it kept flooding", seat.name, peer)
                     await ws.close(1008, "too many messages")
                     break
         except ConnectionClosed:
@@ -266,10 +270,7 @@ class Host(Seats):
         try:
             msg = decode(raw)
         except ProtocolError as exc:
-            seat.strikes += 1
-            log.warning("malformed message from %s (%s): %s", seat.name, peer, exc)
-            self._emit("malformed", laptop=seat.name, reason=str(exc))
-            self._send(seat, "error", reason=str(exc), fatal=False)
+            self._malformed(seat, peer, str(exc))
             return
         if not allowed:              # read (it is small) only to answer its id; never run
             reason = f"rate limit: at most {self.rate:g} messages a second; not executed"
@@ -309,13 +310,21 @@ class Host(Seats):
                     seat.commands.discard(cid)
             self._answer_claim(seat, msg, "")
             self._maybe_end_phase()
-        elif kind == "hello":
-            self._send(seat, "error", reason="already joined", fatal=False)
+        elif kind == "hello":           # a protocol error: one hello per connection
+            self._malformed(seat, peer, "hello: this connection has already joined; a "
+                                        "laptop says hello once, then reconnects to join again")
         elif kind == "leave":
             for cid in list(seat.commands):
                 self.claims.pop(cid, None)
             seat.commands.clear()
             self._maybe_end_phase()
+
+    def _malformed(self, seat: Seat, peer: str, reason: str) -> None:
+        """Refused with the reason, logged, counted towards closing the connection."""
+        seat.strikes += 1
+        log.warning("malformed message from %s (%s): %s", seat.name, peer, reason)
+        self._emit("malformed", laptop=seat.name, reason=reason)
+        self._send(seat, "error", reason=reason, fatal=False)
 
     def _answer_claim(self, seat: Seat, msg: dict, why: str) -> None:
         ident = {"id": msg["id"]} if "id" in msg else {}

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from collections import deque
 
 from .. import session as _every_action  # noqa: F401  (the registry holds every action)
 from ..actions import REGISTRY, Action, action_from_dict
@@ -199,22 +200,33 @@ def entry_digest(entry_dict: dict) -> str:
 
 
 class RateLimit:
-    """A token bucket: `rate` messages a second on average, bursts of `burst`."""
+    """A token bucket: `rate` messages a second on average, bursts of `burst`; and the
+    refusals of the last `window` seconds, so a laptop that keeps flooding can be told
+    from one that sent a burst (a refill between refusals does not forgive a flood)."""
 
-    def __init__(self, rate: float = 20.0, burst: float = 40.0, clock=time.monotonic):
-        self.rate, self.burst, self.clock = rate, burst, clock
+    def __init__(self, rate: float = 20.0, burst: float = 40.0, clock=time.monotonic,
+                 window: float = 10.0):
+        self.rate, self.burst, self.clock, self.window = rate, burst, clock, window
         self.tokens, self.at = burst, clock()
         self.refused = 0
-        self.run = 0                  # refusals in a row: a flood, not a burst
+        self.run = 0                  # refusals in a row: logged once a run
+        self.recent: deque[float] = deque()   # when the refusals of the window came
 
     def allow(self) -> bool:
         now = self.clock()
         self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
         self.at = now
+        while self.recent and now - self.recent[0] > self.window:
+            self.recent.popleft()
         if self.tokens >= 1:
             self.tokens -= 1
             self.run = 0
             return True
         self.refused += 1
         self.run += 1
+        self.recent.append(now)
         return False
+
+    def flooding(self, most: int) -> bool:
+        """At least `most` refusals within the window: a flood, not a burst."""
+        return len(self.recent) >= most

@@ -112,6 +112,35 @@ def test_the_rate_limit_refuses_a_flood_and_a_polite_laptop_still_gets_its_actio
     assert state == "joined"
 
 
+def test_a_laptop_that_keeps_flooding_is_closed_though_tokens_refill_between():
+    """100 messages a second against 20 allowed (bursts of 5): each refill used to forgive
+    the flood; refusals counted over a window close it (well within a second here)."""
+    from websockets.exceptions import ConnectionClosed
+
+    async def go():
+        session = austerlitz()
+        host, lap = await joined(session, rate=20, burst=5, laptop_kw={"reconnect": False})
+        try:
+            sent = 0
+            for sent in range(1, 401):            # paced like a runaway laptop, 4 s at most
+                if lap.state != "joined":
+                    break
+                try:
+                    await lap.send_raw(message("claim", commands=["guard"]))
+                except (ConnectionClosed, AttributeError):     # closed under our feet
+                    break
+                await asyncio.sleep(0.01)
+            await lap.wait_until(lambda: lap.state == "closed", 5)
+            return sent, lap.state, host.claims
+        finally:
+            await lap.close()
+            await host.stop()
+
+    sent, state, claims = run(go())
+    assert state == "closed" and sent < 400
+    assert claims == {"guard": claims["guard"]}    # a flood of claims took nothing else
+
+
 def first_fire(session):
     """Play the side to move until its commander wants to fire: (the Fire, dice it rolls)."""
     commander = session.ruleset.commander(session.battle, session.battle.state.active)
@@ -223,6 +252,25 @@ def test_the_host_listens_on_the_local_network_only_unless_told():
     assert address.is_local("192.168.1.20") and address.is_local("127.0.0.1")
     assert address.is_local("fe80::1") and address.is_local("::ffff:10.0.0.2")
     assert not address.is_local("8.8.8.8") and not address.is_local("nonsense")
+    assert address.is_local("172.31.0.9") and address.is_local("fd12::5")
+    assert not address.is_local("172.32.0.9")
+
+
+@pytest.mark.parametrize("ip", ["192.0.2.2", "198.51.100.7", "203.0.113.9", "100.64.0.1",
+                                "2001:db8::1", "::ffff:192.0.2.2"])
+def test_documentation_and_other_reserved_ranges_are_not_the_local_network(ip, monkeypatch):
+    """The doc's words: RFC 1918, ULA, loopback, link-local; not Python's is_private, which
+    counts TEST-NET too. A machine whose own address is one of them hosts on loopback."""
+    assert not address.is_local(ip)
+    with pytest.raises(Exception, match="not a local-network address"):
+        address.choose_bind(ip, False)
+    monkeypatch.setattr(address, "lan_address", lambda: ip)
+    assert address.choose_bind(None, False) == (["127.0.0.1"], "127.0.0.1")
+
+
+def test_a_machine_on_a_private_network_listens_there_and_on_loopback(monkeypatch):
+    monkeypatch.setattr(address, "lan_address", lambda: "192.168.1.20")
+    assert address.choose_bind(None, False) == (["192.168.1.20", "127.0.0.1"], "192.168.1.20")
     hosts, shown = address.choose_bind(None, False)
     assert "0.0.0.0" not in hosts and all(address.is_local(h) for h in hosts)
     with pytest.raises(Exception, match="not a local-network address"):
@@ -265,3 +313,53 @@ def test_peers_off_the_local_network_and_floods_of_connections_are_turned_away(m
     assert crowded == (1013, "too many connections")
     assert outsider == (1008, "this host serves its local network only")
     assert session.entries == []
+
+
+def test_a_second_hello_on_a_joined_connection_is_refused_with_a_reason_and_logged(caplog):
+    async def go():
+        session = austerlitz()
+        host, lap = await joined(session)
+        host_seen, lap_seen = Events(), Events()
+        host.add_listener(host_seen)
+        lap.add_listener(lap_seen)
+        try:
+            await lap.send_raw(message("hello", code=host.code, laptop="someone-else",
+                                       commands=["iv-corps"]))
+            await lap.wait_until(lambda: lap_seen.of("error"), 10)
+            return host, host_seen, lap_seen, lap.state
+        finally:
+            await lap.close()
+            await host.stop()
+
+    host, host_seen, lap_seen, state = run(go())
+    [error] = lap_seen.of("error")
+    assert "already joined" in error["reason"] and "hello" in error["reason"]
+    assert [e["reason"] for e in host_seen.of("malformed")] == [error["reason"]]
+    assert "iv-corps" not in host.claims and state == "joined"     # nothing taken, link kept
+    assert any("already joined" in r.getMessage() and "127.0.0.1" in r.getMessage()
+               for r in caplog.records if r.name == "berthier.net")
+
+
+def test_the_host_stops_within_two_seconds_though_a_laptop_is_left_half_open():
+    """A laptop whose lid closed never answers the close handshake: the host gives it a
+    short timeout (it used to wait websockets' 10 s per connection on Ctrl+C/SIGTERM)."""
+    import time
+
+    from websockets.asyncio.client import connect
+
+    async def go():
+        session = austerlitz()
+        host = Host(session, bind="127.0.0.1")
+        await host.start()
+        ws = await connect(f"ws://{host.address}/play")
+        try:
+            await ws.send(message("hello", code=host.code, laptop="lid", commands=["guard"]))
+            assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "welcome"
+            ws.transport.pause_reading()          # half-open: never reads the host's close
+            started = time.monotonic()
+            await host.stop()
+            return time.monotonic() - started
+        finally:
+            ws.transport.abort()
+
+    assert run(go(), 60) < 2.5

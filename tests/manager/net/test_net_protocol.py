@@ -96,6 +96,25 @@ def test_the_rate_limit_is_a_token_bucket():
     assert limit.refused == 3 and limit.run == 1
 
 
+def test_a_laptop_that_keeps_flooding_is_told_from_one_that_sent_a_burst():
+    """100 messages a second against 20 allowed: the refusals pile up in the window even
+    though a token refills between them; a burst every ten seconds never does."""
+    now = [0.0]
+    flood = RateLimit(rate=20, burst=40, clock=lambda: now[0])
+    for step in range(1000):                       # ten seconds at 100 a second
+        now[0] = step / 100
+        flood.allow()
+        if flood.flooding(400):
+            break
+    assert flood.flooding(400) and now[0] < 7      # 40 + 80 a second refused: ~5.5 s
+    now[0] = 0.0
+    burst = RateLimit(rate=20, burst=40, clock=lambda: now[0])
+    for second in range(0, 120, 10):               # 100 at once, every ten seconds
+        now[0] = second
+        assert [burst.allow() for _ in range(100)].count(False) == 60
+        assert not burst.flooding(400)
+
+
 def test_the_entry_digest_depends_on_action_and_dice():
     e = {"index": 3, "action": MOVE, "rolls": [{"seq": 1, "faces": [4]}], "events": ["x"]}
     same = dict(e, events=["other wording"])
