@@ -60,6 +60,25 @@ class HostDialog(QDialog):
         button.setText("Copied")
 
 
+def command_checks(layout, battle, taken: dict[str, str], toggled,
+                   held=()) -> dict[str, QCheckBox]:
+    """A checkbox per command, under its side's name: `taken` (command id -> the laptop
+    holding it) is said beside the name, `held` (this laptop's) starts ticked."""
+    checks = {}
+    for sid, side in battle.sides.items():
+        layout.addWidget(QLabel(f"<b>{side.name}</b>"))
+        for cid in battle.hierarchy.commands_of(sid):
+            holder = taken.get(cid)
+            box = QCheckBox(battle.commands[cid].name + (f" (with {holder})" if holder else ""))
+            box.setObjectName(f"claim_{cid}")
+            box.setChecked(cid in held)
+            box.toggled.connect(toggled)
+            layout.addWidget(box)
+            checks[cid] = box
+    layout.addStretch(1)
+    return checks
+
+
 class JoinDialog(QDialog):
     """Step one: a host (found, or typed) and its code. Step two, once the host has sent
     the battle: the commands this laptop will act for."""
@@ -154,19 +173,7 @@ class JoinDialog(QDialog):
         that holds it now (shown, and left unticked)."""
         for box in self.checks.values():
             box.deleteLater()
-        self.checks = {}
-        h = battle.hierarchy
-        for sid, side in battle.sides.items():
-            title = QLabel(f"<b>{side.name}</b>")
-            self.commands_lay.addWidget(title)
-            for cid in h.commands_of(sid):
-                holder = taken.get(cid)
-                box = QCheckBox(battle.commands[cid].name + (f" (with {holder})" if holder else ""))
-                box.setObjectName(f"claim_{cid}")
-                box.toggled.connect(self._claims_changed)
-                self.commands_lay.addWidget(box)
-                self.checks[cid] = box
-        self.commands_lay.addStretch(1)
+        self.checks = command_checks(self.commands_lay, battle, taken, self._claims_changed)
         self.commands_box.setVisible(True)
         self.show_status(f"Connected: {battle.info.name}. Tick the commands this laptop acts for.")
 
@@ -180,3 +187,53 @@ class JoinDialog(QDialog):
         if self.chosen():
             self.buttons.button(QDialogButtonBox.Ok).setEnabled(False)
             self.join_requested.emit(self.chosen())
+
+
+class ClaimDialog(QDialog):
+    """File > Claim commands… in a joined window: the same checkboxes, this laptop's
+    commands ticked; Apply claims the newly ticked and releases the unticked."""
+    apply_requested = Signal(list, list)             # command ids to claim, to release
+
+    def __init__(self, parent, battle, held, taken: dict[str, str]):
+        super().__init__(parent)
+        self.setWindowTitle("Claim commands")
+        self.resize(440, 420)
+        self.held = set(held)
+        lay = QVBoxLayout(self)
+        intro = QLabel("Tick the commands this laptop acts for. Unticking one gives it up: "
+                       "the phase no longer waits on this laptop for it.")
+        intro.setWordWrap(True)
+        lay.addWidget(intro)
+        inner = QWidget()
+        inner_lay = QVBoxLayout(inner)
+        self.checks = command_checks(inner_lay, battle, taken, self._changed, self.held)
+        lay.addWidget(scrolled(inner), 1)
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        lay.addWidget(self.status)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        self.buttons.button(QDialogButtonBox.Ok).setText("Apply")
+        self.buttons.accepted.connect(self._apply)
+        self.buttons.rejected.connect(self.reject)
+        lay.addWidget(self.buttons)
+        self._changed()
+
+    def changes(self) -> tuple[list[str], list[str]]:
+        ticked = {cid for cid, box in self.checks.items() if box.isChecked()}
+        return sorted(ticked - self.held), sorted(self.held - ticked)
+
+    def _changed(self) -> None:
+        claim, release = self.changes()
+        self.buttons.button(QDialogButtonBox.Ok).setEnabled(bool(claim or release))
+
+    def _apply(self) -> None:
+        claim, release = self.changes()
+        self.buttons.button(QDialogButtonBox.Ok).setEnabled(False)
+        self.show_status("Asking the host…")
+        self.apply_requested.emit(claim, release)
+
+    def show_status(self, text: str, error: bool = False) -> None:
+        self.status.setText(text)
+        self.status.setStyleSheet("color:#b01818; font-weight:bold" if error else "")
+        if error:
+            self._changed()

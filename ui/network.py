@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from manager.errors import BerthierError
 
-from .net_dialogs import HostDialog, JoinDialog
+from .net_dialogs import ClaimDialog, HostDialog, JoinDialog
 from .wording import action_text
 
 STATE_WORDS = {"joined": "connected", "connecting": "connecting", "reconnecting": "reconnecting",
@@ -37,7 +37,7 @@ class Network(QObject):
     def __init__(self, window, menu):
         super().__init__(window)
         self.window = window
-        self.host = self.advertiser = self.laptop = self.dialog = None
+        self.host = self.advertiser = self.laptop = self.dialog = self.claim_box = None
         self.acting: dict = {}
         self.refusals: list[str] = []
         self.announced = ""
@@ -53,6 +53,10 @@ class Network(QObject):
         self.stop_action = window._action(menu, "Stop hosting", lambda: self.spawn(self.stop()),
                                           None, "Close the hosted battle to the laptops, or "
                                           "leave the battle this window follows")
+        self.claim_action = window._action(menu, "&Claim commands…", self.claim_dialog, None,
+                                           "Claim more commands of the hosted battle for this "
+                                           "laptop, or give some up")
+        self.claim_action.setEnabled(False)
         self.stop_action.setEnabled(False)
 
     def spawn(self, coro):
@@ -102,6 +106,7 @@ class Network(QObject):
 
     def _changed(self) -> None:
         self.stop_action.setEnabled(self.host is not None or self.laptop is not None)
+        self.claim_action.setEnabled(self.joined())
         self.stop_action.setText("Leave the hosted battle" if self.laptop is not None
                                  else "Stop hosting")
         doc = self.window.doc
@@ -284,6 +289,38 @@ class Network(QObject):
         self.window.set_document(doc)
         self._changed()
         self.dialog.accept()
+        return True
+
+    def joined(self) -> bool:
+        return self.laptop is not None and getattr(self.window.doc, "laptop", None) is self.laptop
+
+    # ---- claiming more commands (or fewer) once joined ------------------------------------
+    def claim_dialog(self) -> None:
+        if not self.joined():
+            return
+        laptop, mine = self.laptop, set(self.laptop.commands)
+        taken = {cid: seat.get("name", "?") for seat in laptop.acting_info.get("laptops", [])
+                 for cid in seat.get("commands", []) if cid not in mine}
+        self.claim_box = dialog = ClaimDialog(self.window, laptop.session.battle, mine, taken)
+        dialog.apply_requested.connect(lambda c, r: self.spawn(self.change_claims(c, r)))
+        dialog.show()
+
+    async def change_claims(self, claim: list[str], release: list[str]) -> bool:
+        """Release first (nothing is lost if the claim is then refused), then claim; the
+        dialog stays open with the host's reason when it says no."""
+        dialog, laptop = self.claim_box, self.laptop
+        try:
+            if release:
+                await asyncio.wait_for(laptop.release(release), 10)
+            if claim:
+                await claim_commands(laptop, claim)
+        except (BerthierError, asyncio.TimeoutError) as exc:
+            dialog.show_status(f"Refused: {exc or 'the host did not answer'}", error=True)
+            dialog.held = set(laptop.commands)
+            self._changed()
+            return False
+        self._changed()
+        dialog.accept()
         return True
 
     def _laptop_event(self, kind: str, **d) -> None:
