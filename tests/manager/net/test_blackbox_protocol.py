@@ -100,6 +100,40 @@ def test_a_signal_stops_it_cleanly_and_frees_the_file(host_factory, tmp_path, si
         battle.close()
 
 
+def test_sigterm_stops_it_within_two_seconds_though_a_laptop_is_left_half_open(host_factory,
+                                                                             tmp_path):
+    """A joined laptop that never answers again (lid closed): a raw socket that said hello
+    and then reads nothing, so the host's close handshake gets no reply."""
+    import base64
+    import os
+    import time
+    h = host_factory(MAIDA, "--save", tmp_path / "half.berthier")
+    hostname, port = h.address.rsplit(":", 1)
+    sock = socket.create_connection((hostname, int(port)), timeout=10)
+    try:
+        key = base64.b64encode(os.urandom(16)).decode()
+        sock.sendall(f"GET /play HTTP/1.1\r\nHost: {h.address}\r\nUpgrade: websocket\r\n"
+                     f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                     f"Sec-WebSocket-Version: 13\r\n\r\n".encode())
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            answer += sock.recv(4096)
+        assert answer.startswith(b"HTTP/1.1 101"), answer
+        hello = json.dumps({"v": 1, "type": "hello", "code": h.code, "laptop": "lid",
+                            "commands": ["compere"]}).encode()
+        mask = os.urandom(4)
+        assert len(hello) < 126
+        sock.sendall(bytes([0x81, 0x80 | len(hello)]) + mask
+                     + bytes(b ^ mask[i % 4] for i, b in enumerate(hello)))
+        h.wait_log(lambda line: "joined" in line)
+        started = time.monotonic()
+        assert h.signal(signal.SIGTERM) == 0
+        took = time.monotonic() - started
+    finally:
+        sock.close()
+    assert took < 3.0, f"SIGTERM took {took:.1f} s"
+
+
 # ---- the join code ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("code", ["WRONG2", None, "", 123], ids=["wrong", "missing", "empty", "number"])
