@@ -16,7 +16,7 @@ from state_hash import CASES, digest, play  # noqa: E402
 RECORDED = {
     ("morschauser", "austerlitz.toml", 1, 12): "917b4276b9e6d53a",
     ("morschauser", "austerlitz.toml", 2, 12): "3b15be90ab4986a0",
-    ("featherstone", "quatre_bras.toml", 1, None): "78c0918006b43819",
+    ("featherstone", "quatre_bras.toml", 1, None): "e9cd88509480a610",
     ("featherstone", "quatre_bras.toml", 2, None): "21ad7aa8969a0e49",
     ("featherstone", "austerlitz.toml", 1, 1): "347a2a8d5c21f5f7",
     ("d3", "hanau.toml", 1, None): "ee8d9af30fd3bdbc",

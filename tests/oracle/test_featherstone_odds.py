@@ -166,3 +166,38 @@ def test_battery_charge_odds_follow_the_canister_check():
         assert sum(exact.values()) == 1
         counts = _charge_then_melee(s.battle, 600)
         assert not agree(exact, counts, 600), (kind, agree(exact, counts, 600))
+
+
+def test_charge_odds_follow_a_committed_generals_stray_round():
+    """A general committed to the charged unit (CommitGeneral): +1 on its Charged check,
+    then his stray-round die (1 falls) before the melee, where his +1 to the score goes
+    with him (a 1-2% effect: 1500 runs guard the whole, not that term alone). charge_odds
+    against seeded runs of the charge and the melee."""
+    units = [piece("b", "blue", "line_infantry", (20, 20)),
+             piece("r", "red", "line_infantry", (20, 16))]
+    b = build_table(units, FS, options={"pursuit": False, "support_fire": False},
+                    leaders={"r1": {"pos": [24.0, 16.0]}})
+    s, _ = session_at(b, "charges", side="blue")
+    from manager.rules.featherstone.moves import CommitGeneral
+    s.execute(CommitGeneral("r1-ldr", "r", 1))
+    from manager.rules.featherstone.melee_odds import charge_odds
+    exact = charge_odds(s.battle, ga.Charge("b", "r")).outcomes
+    alone = s.battle.copy()
+    alone.mark_unit("r", lend=None)
+    assert exact != charge_odds(alone, ga.Charge("b", "r")).outcomes       # the commit counts
+    from manager.dice import SeededSource
+    from manager.session import Session
+    n, counts = 1500, {}
+    for i in range(n):
+        run = Session(s.battle.copy(), SeededSource(5000 + i))
+        head = run.execute(ga.Charge("b", "r"))[0].describe()
+        if head.endswith("broke"):
+            key = "r breaks (no melee)"
+        elif head.endswith("fell back"):
+            key = "r falls back (no melee)"
+        else:
+            while run.battle.state.phase != "melee":
+                run.execute(ga.EndPhase())
+            key = _classify(None, run.battle, run.execute(ga.ResolveMelee("r")))[0]
+        counts[key] = counts.get(key, 0) + 1
+    assert not agree(exact, counts, n), agree(exact, counts, n)

@@ -49,12 +49,33 @@ def _falls(battle, unit, hits: int, exact):
     return ways
 
 
+def stray_risk(battle, unit):
+    """The committed near general whose stray-round die follows the unit's check on the
+    Charged column (morale.check), or None."""
+    from .morale import committed_general, influence_at_risk, influence_value
+    from .state import attached_leaders
+    g, infl = committed_general(battle, unit)
+    if g is None or attached_leaders(battle, unit) or \
+            influence_value(battle, g, False, infl) == 0 or not influence_at_risk(battle, unit):
+        return None
+    return g
+
+
+def bonus_without(battle, units, general):
+    """The side's melee bonus once `general` has fallen (None: no general at risk)."""
+    if general is None:
+        return None
+    c = battle.copy()
+    c.update_leader(general.id, eliminated=True, hits=0)
+    from .melee import bonus
+    return bonus(c, [c.units[u.id] for u in units])
+
+
 def battery_charge_odds(battle, moved, unit, target, exact: bool = True) -> Odds:
     """`battle` as the charge is declared; `moved` the same with the charger in contact
     (charging marks set) for the melee."""
     from .charges import canister_at, shelter_for
     from .melee_odds import melee_odds
-    from .morale import committed_general, influence_at_risk, influence_value
     one = Fraction(1) if exact else 1.0
     shot = canister_at(battle, unit, target)
     joint: dict = {}                         # (casualties, generals fallen, officer) -> p
@@ -99,11 +120,8 @@ def battery_charge_odds(battle, moved, unit, target, exact: bool = True) -> Odds
             lead = now.units[unit.id]
             fail = _fails(now, lead, exact)
             add(FAIL, p * fail)
-            g, infl = committed_general(now, lead)
-            risky = (g is not None and not attached_leaders(now, lead)
-                     and influence_value(now, g, False, infl) != 0
-                     and influence_at_risk(now, lead))
-            branches = [(1 - fail, ())] if not risky else \
+            g = stray_risk(now, lead)
+            branches = [(1 - fail, ())] if g is None else \
                 [((1 - fail) * one / 6, (g.id,)), ((1 - fail) * 5 * one / 6, ())]
         for pb, stray in branches:
             q = p * pb

@@ -18,6 +18,7 @@ from ..common import Melee
 from .fire import casualty_dist, close_shot
 from .losses import half_up, save_for
 from .melee import _first_striker, bonus, charged_now, striker
+from .battery_odds import bonus_without as _bonus_without, stray_risk
 from .morale import column_table, modifiers
 from .state import arm, firing_figures, dice_for
 from .tables import MELEE_TARGET, MORALE_MAX, MORALE_MIN
@@ -161,16 +162,6 @@ def _shared_support(shared, battle, m: Melee, side: str, target, chosen) -> Dist
     return shared[key]
 
 
-def _check_fails(battle, unit, lost: int) -> Fraction:
-    """Chance the charger, `lost` figures down, breaks or falls back on the Charged column."""
-    hurt = evolve(unit, hits=max(unit.hits - lost, 1))
-    mod = sum(v for _, v in modifiers(battle, hurt, "charged"))
-    table = column_table(battle, "charged")
-    bad = sum(1 for f in range(1, 7)
-              if table[max(MORALE_MIN, min(MORALE_MAX, f + mod))] in ("break", "fall_back"))
-    return Fraction(bad, 6)
-
-
 def melee_odds(battle, m: Melee, support=None, exact: bool = True, shared=None) -> Odds:
     """The melee's outcomes, step by step as resolve_melee plays it: support fire, first
     fire, the halt at a quarter of the charge's strength lost to fire, a lancer's first
@@ -199,6 +190,9 @@ def melee_odds(battle, m: Melee, support=None, exact: bool = True, shared=None) 
     for a in attackers[1:]:
         others = _add(others, pm.lost(a, d, a.hits, a.disordered, charged_now(battle, a), d))
 
+    edge = [bonus_a]                  # the attackers' bonus in the branch being weighed
+    lost_bonus = _bonus_without(battle, attackers, stray_risk(battle, lead))
+
     def note(line, k, q):
         if k >= len(line):
             line.extend([0 * one] * (k + 1 - len(line)))
@@ -222,7 +216,7 @@ def melee_odds(battle, m: Melee, support=None, exact: bool = True, shared=None) 
                     out["defender wins"] += q * px
                     continue
                 # the attackers win when x + a_base + bonus_a > y + d_base + bonus_d
-                limit = x + a_base + bonus_a - d_base - bonus_d - 1     # largest y they beat
+                limit = x + a_base + edge[0] - d_base - bonus_d - 1     # largest y they beat
                 p_win = cum[min(limit, len(cum) - 1)] if limit >= 0 else 0 * one
                 out["attacker wins"] += q * px * p_win
                 out["defender wins"] += q * px * (1 - p_win)
@@ -294,15 +288,20 @@ def melee_odds(battle, m: Melee, support=None, exact: bool = True, shared=None) 
                         continue
                     x_pmf = _add(pm.lost(lead, d, la3, a_dis or hit > 0,
                                          charged_now(battle, lead), d), others)
-                    if first == "d" or reaction == "caught":
-                        fight(go, d_sup, a_sup + hit, x_pmf, [one])
-                    elif first == "a":
-                        fight(go, d_sup, a_sup, x_pmf, lambda xx: pm.lost(
-                            d, lead, max(fd - xx, 0), d_dis or xx > 0, reaction == "counter",
-                            lead) if fd - xx > 0 else [one])
-                    else:
-                        fight(go, d_sup, a_sup, x_pmf,
-                              pm.lost(d, lead, fd, d_dis, reaction == "counter", lead))
+                    # a committed general's stray round: 1 in 6 he falls (and his +1)
+                    parts = [(go * 5 / 6, bonus_a), (go / 6, lost_bonus)] if (
+                        lost_bonus is not None and lost_now > checked and check_on) \
+                        else [(go, bonus_a)]
+                    for go, edge[0] in parts:
+                        if first == "d" or reaction == "caught":
+                            fight(go, d_sup, a_sup + hit, x_pmf, [one])
+                        elif first == "a":
+                            fight(go, d_sup, a_sup, x_pmf, lambda xx: pm.lost(
+                                d, lead, max(fd - xx, 0), d_dis or xx > 0,
+                                reaction == "counter", lead) if fd - xx > 0 else [one])
+                        else:
+                            fight(go, d_sup, a_sup, x_pmf,
+                                  pm.lost(d, lead, fd, d_dis, reaction == "counter", lead))
     odds = Odds("melee", [OddsLine(f"casualties on {d.name}", _as_dist(on_d, exact), d.name),
                           OddsLine(f"casualties on {lead.name}", _as_dist(on_a, exact),
                                    lead.name)])
@@ -360,6 +359,7 @@ def charge_odds(battle, action, exact: bool = True) -> Odds:
     lines: dict = {}
     memo: dict = {}
     shared: dict = {}                 # support fire, by the charged unit's formation
+    risk = stray_risk(battle, target)
     for face, column, score in answers(battle, unit, target):
         again = charged_reread(battle, target, face, score) if column == "rally" else None
         word, reaction, disorder, square = reaction_for(battle, unit, target, column, score,
@@ -370,18 +370,23 @@ def charge_odds(battle, action, exact: bool = True) -> Odds:
             mixed[key] = mixed.get(key, 0 * one) + w
             continue
         rallied = column == "rally"
-        k = (reaction, disorder or (target.disordered and not rallied), square)
-        if k not in memo:
-            c = b.copy()
-            c.update_unit(target.id, disordered=k[1],
-                          formation="square" if square else target.formation)
-            c.mark_unit(target.id, reaction=reaction)
-            memo[k] = melee_odds(c, m, exact=exact, shared=shared)
-        o = memo[k]
-        for name, p in o.outcomes.items():
-            mixed[name] = mixed.get(name, 0 * one) + w * p
-        for i, line in enumerate(o.lines):
-            lines.setdefault(i, []).append((w, line))
+        # a general committed to the target: his stray round after its Charged-column check
+        ways = [(w * 5 / 6, False), (w / 6, True)] if risk and not rallied else [(w, False)]
+        for wv, dead in ways:
+            k = (reaction, disorder or (target.disordered and not rallied), square, dead)
+            if k not in memo:
+                c = b.copy()
+                c.update_unit(target.id, disordered=k[1],
+                              formation="square" if square else target.formation)
+                c.mark_unit(target.id, reaction=reaction)
+                if dead:
+                    c.update_leader(risk.id, eliminated=True, hits=0)
+                memo[k] = melee_odds(c, m, exact=exact, shared=shared)
+            o = memo[k]
+            for name, p in o.outcomes.items():
+                mixed[name] = mixed.get(name, 0 * one) + wv * p
+            for i, line in enumerate(o.lines):
+                lines.setdefault(i, []).append((wv, line))
     odds = Odds("charge")
     for i, parts in sorted(lines.items()):
         total = sum((p for p, _ in parts), 0 * one)
