@@ -127,14 +127,14 @@ def run_jobs(jobs: list, workers: int | None = None, cluster: str | None = None,
     return out
 
 
-def _on_cluster(address: str, jobs: list, tick) -> list[dict]:
+def _on_cluster(address: str, jobs: list, tick, connect_timeout: float = 30) -> list[dict]:
     try:
         from dask.distributed import Client, as_completed
     except ImportError:
         raise BerthierError("--cluster needs Dask distributed: pip install -e \".[cluster]\"") \
             from None
     try:
-        client = Client(address, timeout=30)
+        client = Client(address, timeout=connect_timeout)
     except (OSError, TimeoutError) as exc:
         raise BerthierError(f"--cluster {address}: cannot reach the scheduler ({exc})") from None
     with client:

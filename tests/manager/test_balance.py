@@ -50,7 +50,8 @@ def test_cluster_address_that_answers_nothing_is_a_message(capsys):
     pytest.importorskip("dask.distributed", reason="Dask distributed is not installed")
     import manager.balance as b
     with pytest.raises(b.BerthierError, match="cannot reach"):
-        b._on_cluster("tcp://127.0.0.1:9", [], lambda: None)
+        # a short wait: the message is the same whether Dask gives up after 2 s or 30 s
+        b._on_cluster("tcp://127.0.0.1:9", [], lambda: None, connect_timeout=2)
 
 
 def test_grid_sweeps_an_option_on_the_same_seeds():
