@@ -15,27 +15,29 @@ from manager.net.pilot import play_auto
 from manager.session import Session
 
 
-def test_three_laptops_play_three_austerlitz_turns_and_agree_with_a_replay():
-    async def game():
-        session = austerlitz(turns=3)
-        host = Host(session, bind="127.0.0.1")
-        await host.start()
-        try:
-            parts = sectors(session, 3)
-            laptops = [Laptop(host.address, host.code, part, name=f"sector {i}")
-                       for i, part in enumerate(parts)]
-            for lap in laptops:                    # everyone joins before the battle starts
-                await lap.start()
-            await asyncio.gather(*(play_auto(lap) for lap in laptops))
-            for lap in laptops:
-                await lap.wait_until(lambda: lap.head == len(session.entries), 10)
-            return session, laptops
-        finally:
-            for lap in laptops:
-                await lap.close()
-            await host.stop()
+async def play_in_sectors(session, n):
+    """A host on loopback and n laptops, each a sector, played by the automatic commander to
+    the end; returns the laptops once each holds the host's whole log."""
+    host = Host(session, bind="127.0.0.1")
+    await host.start()
+    laptops = [Laptop(host.address, host.code, part, name=f"sector {i}")
+               for i, part in enumerate(sectors(session, n))]
+    try:
+        for lap in laptops:                        # everyone joins before the battle starts
+            await lap.start()
+        await asyncio.gather(*(play_auto(lap) for lap in laptops))
+        for lap in laptops:
+            await lap.wait_until(lambda: lap.head == len(session.entries), 10)
+        return laptops
+    finally:
+        for lap in laptops:
+            await lap.close()
+        await host.stop()
 
-    session, laptops = run(game(), 90)
+
+def test_three_laptops_play_three_austerlitz_turns_and_agree_with_a_replay():
+    session = austerlitz(turns=3)
+    laptops = run(play_in_sectors(session, 3), 90)
     assert session.battle.state.over and session.battle.state.turn == 3
     # the host's log, replayed by a single laptop from the scenario, is the same battle
     single = Session.replay(austerlitz(turns=3).battle, session.entries)
@@ -82,26 +84,10 @@ def test_laptops_follow_entries_the_host_umpire_makes():
 def test_two_laptops_play_every_ruleset_and_agree_with_the_host(scenario):
     """Each ruleset's commander, split between two laptops (quickplay, d3, featherstone,
     harman): the battle goes on to its turn limit and both laptops hold the host's."""
-    async def game():
-        battle = load_scenario(ROOT / "scenarios" / f"{scenario}.toml")
-        battle.set_info(replace(battle.info, turns=2))
-        session = Session(battle)
-        host = Host(session, bind="127.0.0.1")
-        await host.start()
-        laptops = [Laptop(host.address, host.code, part) for part in sectors(session, 2)]
-        try:
-            for lap in laptops:
-                await lap.start()
-            await asyncio.gather(*(play_auto(lap) for lap in laptops))
-            for lap in laptops:
-                await lap.wait_until(lambda: lap.head == len(session.entries), 10)
-            return session, laptops
-        finally:
-            for lap in laptops:
-                await lap.close()
-            await host.stop()
-
-    session, laptops = run(game(), 60)
+    battle = load_scenario(ROOT / "scenarios" / f"{scenario}.toml")
+    battle.set_info(replace(battle.info, turns=2))
+    session = Session(battle)
+    laptops = run(play_in_sectors(session, 2), 60)
     assert session.battle.state.over and session.battle.state.turn == 2
     assert len({digest(lap.session) for lap in laptops} | {digest(session)}) == 1
 
