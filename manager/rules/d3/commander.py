@@ -16,7 +16,7 @@ from .combat import fire_odds, melees, shooter_refusal, surely_out_of_range
 from .tables import GENERAL_MOVE, MOVE, RANGE
 from .moves import lands_on_another
 from .reroll import RerollActivation, pending
-from .units import near, reroller, threatened_general, utype
+from .units import near, reroller, surely_hidden, threatened_general, utype
 
 class Commander(CavalryMixin, OrdersCommander):
     ruleset_id = "d3"
@@ -87,7 +87,7 @@ class Commander(CavalryMixin, OrdersCommander):
                 return action
         enemy = min(enemies, key=lambda e: distance(e.pos, u.pos))
         gap = distance(enemy.pos, u.pos)
-        if t != "cavalry" and any(self._can_shoot(u, e) for e in enemies):
+        if t != "cavalry" and self._could_shoot(u, enemies):
             return None                            # stand and shoot
         if kind in ("reserve",) or (t == "artillery" and mark(u, "deployed")):
             return self._face(u, enemy)
@@ -120,6 +120,16 @@ class Commander(CavalryMixin, OrdersCommander):
         action = MoveUnit(u.id, u.pos, round(bearing(u.pos, enemy.pos)) % 360)
         return action if self.legal(action) else None
 
+    def _could_shoot(self, u, enemies) -> bool:
+        """Any(_can_shoot): the lines of sight a friend's base surely blocks are judged
+        together first (`surely_hidden`: only shots the rules refuse are passed over)."""
+        b = self.battle
+        reach = RANGE[utype(u)] + 4
+        cands = [e for e in enemies if distance(u.pos, e.pos) <= reach
+                 and not surely_out_of_range(b, u, e)]
+        return any(not hidden and self._can_shoot(u, e)
+                   for e, hidden in zip(cands, surely_hidden(b, u, cands)))
+
     def _can_shoot(self, u, e) -> bool:
         if utype(u) == "cavalry" or distance(u.pos, e.pos) > RANGE[utype(u)] + 4 \
                 or surely_out_of_range(self.battle, u, e):
@@ -141,8 +151,10 @@ class Commander(CavalryMixin, OrdersCommander):
             if utype(u) == "cavalry" or shooter_refusal(b, u):
                 continue                           # the rules refuse its every shot
             options = []
-            for e in near(b, u.pos, 55, b.enemy_of(self.side)):
-                if e.hits <= 0 or surely_out_of_range(b, u, e):
+            cands = [e for e in near(b, u.pos, 55, b.enemy_of(self.side))
+                     if e.hits > 0 and not surely_out_of_range(b, u, e)]
+            for e, hidden in zip(cands, surely_hidden(b, u, cands)):
+                if hidden:                         # a base in the way: the rules refuse it
                     continue
                 action = Fire(u.id, e.id)
                 if self.legal(action):
