@@ -29,6 +29,9 @@ def acting_text(info: dict) -> str:
     if not info or info.get("over"):
         return ""
     waiting, done = info.get("waiting", []), info.get("done", [])
+    if info.get("unheld") and not waiting:
+        return (f"Nobody holds {info['unheld']}: waiting for a laptop to claim it "
+                f"(or the host's umpire to end the phase)")
     text = "Still acting: " + (", ".join(waiting) if waiting else "nobody (the phase ends)")
     return text + (f" · done: {', '.join(done)}" if done else "")
 

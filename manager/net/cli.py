@@ -37,6 +37,9 @@ def register(sub) -> None:
                    help="do not announce the battle on the local network (zeroconf)")
     h.add_argument("--approve-undo", action="store_true",
                    help="take back moves when a laptop asks (no umpire at a headless host)")
+    h.add_argument("--unheld", choices=("wait", "pass"), default="wait",
+                   help="a side no laptop holds: its phases wait for a laptop to claim it "
+                        "(default), or pass at the first laptop's done")
     h.set_defaults(run=_host)
     j = sub.add_parser("join", help="join a hosted battle as a laptop without a window")
     j.add_argument("address", help="the host's ADDRESS (HOST:PORT) as it printed it")
@@ -127,7 +130,8 @@ def _host(args) -> int:
 async def _serve(args, record, code: str, token: str) -> int:
     from .host import Host
     host = Host(record.session, code=code, view_token=token, bind=args.bind, port=args.port,
-                public=args.public, approve_undo=True if args.approve_undo else False)
+                public=args.public, approve_undo=True if args.approve_undo else False,
+                unheld=args.unheld)
     try:
         await host.start()
     except OSError as exc:
@@ -252,12 +256,19 @@ async def _follow(args, commands) -> int:
 
 
 def _printer(laptop):
+    told = []                                   # the phase whose wait was last reported
+
     def on(kind, **d):
         if kind == "entry":
             e = d["entry"]
             print(f"{e.index} {e.action.describe()}", flush=True)
         elif kind in ("refused", "notice", "error") and laptop.state != "refused":
             print(f"berthier: {kind}: {d.get('reason') or d.get('text')}", file=sys.stderr,
+                  flush=True)
+        elif kind == "acting" and d.get("unheld") and not d.get("waiting") \
+                and told[-1:] != [(d["turn"], d["side"], d["phase"])]:
+            told[:] = [(d["turn"], d["side"], d["phase"])]
+            print(f"berthier: waiting for a laptop to claim {d['unheld']}", file=sys.stderr,
                   flush=True)
         elif kind == "state" and d["state"] in ("reconnecting", "joined"):
             print(f"berthier: {d['state']} {d.get('detail', '')}".rstrip(), file=sys.stderr,

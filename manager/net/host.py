@@ -44,8 +44,13 @@ MAX_CONNECTIONS = 64          # a club table has a handful of laptops; more is a
 class Host(Seats):
     def __init__(self, session, *, code: str | None = None, view_token: str | None = None,
                  bind: str | None = None, port: int = 0, public: bool = False,
-                 approve_undo: bool | None = None, rate: float = 20.0, burst: float = 40.0):
+                 approve_undo: bool | None = None, rate: float = 20.0, burst: float = 40.0,
+                 unheld: str = "wait"):
+        if unheld not in ("wait", "pass"):
+            raise ValueError(f"unheld must be 'wait' or 'pass', not {unheld!r}")
         self.session = session
+        self.unheld = unheld            # a side no laptop holds: wait for one, or pass its phases
+        self._told_unheld = None
         self.code = code or addr.new_code()
         self.view_token = view_token or addr.new_token()
         self.bind, self.port, self.public = bind, port, public

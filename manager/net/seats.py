@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from ..errors import BerthierError
 from ..game_actions import EndPhase, ResolveMelee
 from .protocol import RateLimit
-from .sectors import acting_laptops, phase_key
+from .sectors import acting_laptops, phase_key, unheld_side
 
 log = logging.getLogger("berthier.net")
 
@@ -35,7 +35,7 @@ class Seat:
 
 
 class Seats:
-    """Mixed into Host: needs `session`, `seats`, `claims`, `_done`, `_done_key`,
+    """Mixed into Host: needs `session`, `seats`, `claims`, `unheld`, `_done`, `_done_key`,
     `_last_acting`, `_send_all` and `_emit`."""
 
     # ---- who is still acting ----------------------------------------------------------
@@ -44,7 +44,9 @@ class Seats:
         self._fresh_phase()
         waiting = acting_laptops(b, self.claims)
         st = b.state
+        side = unheld_side(b, self.claims) if self.unheld == "wait" else ""
         return {"turn": st.turn, "side": st.active, "phase": st.phase, "over": st.over,
+                "unheld": b.sides[side].name if side else "",
                 "waiting": sorted(self.seats[s].name for s in waiting - self._done),
                 "done": sorted(self.seats[s].name for s in self._done if s in self.seats),
                 "laptops": [{"name": s.name, "commands": sorted(s.commands),
@@ -88,6 +90,16 @@ class Seats:
             return
         self._fresh_phase()
         if self._done and not (acting_laptops(b, self.claims) - self._done):
+            side = unheld_side(b, self.claims) if self.unheld == "wait" else ""
+            if side:
+                # nobody holds the side to move: a laptop of the other side saying "done"
+                # must not run through its phases (a late laptop would find its turn gone)
+                if self._told_unheld != self._done_key:
+                    self._told_unheld = self._done_key
+                    log.info("turn %s, %s phase of %s: waiting for a laptop to claim one of "
+                             "its commands", b.state.turn, b.state.phase, b.sides[side].name)
+                self._send_acting()
+                return
             self.end_phase()
         else:
             self._send_acting()

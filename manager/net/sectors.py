@@ -121,6 +121,16 @@ def acting_laptops(battle, claims: dict[str, str]) -> set[str]:
             and has_part(battle, cid)}
 
 
+def unheld_side(battle, claims: dict[str, str]) -> str:
+    """The side to move when no laptop holds any of its commands and it still has something
+    to act with ("" otherwise): its phase waits for a laptop or the host's umpire."""
+    side = battle.state.active
+    commands = battle.hierarchy.commands_of(side) if side else ()
+    if any(claims.get(c) for c in commands):
+        return ""
+    return side if any(has_part(battle, c) for c in commands) else ""
+
+
 def phase_key(battle) -> tuple:
     st = battle.state
     return (st.turn, st.active, st.phase)

@@ -389,3 +389,12 @@ def test_a_joined_window_claims_more_commands_and_gives_some_up(open_window, qtb
     assert "1st Brigade" in lap_win.statusBar().currentMessage()
     assert len(host_win.doc.session.entries) == head          # refused before it travelled
     run(loop, other.close())
+
+
+def test_the_turn_runner_says_when_nobody_holds_the_side_to_move():
+    from ui.network import acting_text
+    info = {"turn": 1, "side": "british", "phase": "act", "over": False,
+            "unheld": "British (Stuart)", "waiting": [], "done": ["all-French"]}
+    assert acting_text(info).startswith("Nobody holds British (Stuart): waiting for a laptop")
+    held = dict(info, unheld="", waiting=["Sector B"], done=[])
+    assert acting_text(held) == "Still acting: Sector B"

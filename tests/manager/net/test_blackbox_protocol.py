@@ -552,8 +552,33 @@ def test_claim_release_and_leave_by_message(host_factory):
     run(go())
 
 
-def test_a_side_no_laptop_holds_ends_its_phase_at_the_first_done(host_factory):
+def test_a_side_no_laptop_holds_waits_for_a_laptop_to_claim_it(host_factory):
+    """By default a late laptop does not find its side's turn gone: the other side's
+    "done" does not run through the phases of a side nobody holds."""
     h = host_factory()
+
+    async def go():
+        a = await join(h.address, h.code, ["compere", "digonet"], name="all-French")
+        await a.act(START, 0, 1)
+        await a.act({"action": "ChooseInitiative", "first": "british"}, 1, 2)
+        await a.send({"v": 1, "type": "done", "turn": 1, "side": "french", "phase": "initiative"})
+        acting = await a.expect(lambda m: m.get("type") == "acting" and m["phase"] == "act")
+        assert acting["side"] == "british" and acting["unheld"], acting
+        await a.send({"v": 1, "type": "done", "turn": 1, "side": "british", "phase": "act"})
+        acting = await a.expect(lambda m: m.get("type") == "acting" and m["done"])
+        assert (acting["side"], acting["phase"]) == ("british", "act"), acting
+        assert a.head == 3                          # StartBattle, ChooseInitiative, EndPhase
+        late = await join(h.address, h.code, ["kempt", "cole"], name="British, late")
+        assert late.welcome["commands"] == ["cole", "kempt"]
+        await late.send({"v": 1, "type": "done", "turn": 1, "side": "british", "phase": "act"})
+        acting = await a.expect(lambda m: m.get("type") == "acting"
+                                and m["side"] == "french" and m["phase"] == "act")
+        assert acting["waiting"] == ["all-French"] and not acting["unheld"], acting
+    run(go())
+
+
+def test_a_side_no_laptop_holds_ends_its_phase_at_the_first_done_with_unheld_pass(host_factory):
+    h = host_factory(None, "--unheld", "pass")
 
     async def go():
         a = await join(h.address, h.code, ["compere", "digonet"], name="all-French")
