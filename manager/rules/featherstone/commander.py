@@ -17,7 +17,7 @@ from ...game_actions import (ChangeFormation, Charge, Fire, MoveLeader, MoveUnit
                              Rally)
 from ...model.forces import mark
 from ..common import OrdersCommander
-from .fire import casualty_dist, may_fire, shot_spec
+from .fire import casualty_dist, may_fire, shot_spec, surely_hidden
 from .melee import melees
 from .charges import must_charge_left, surely_too_far
 from .choices import charge_value, commit_for_defence, counter_choice, reroll_choice
@@ -200,11 +200,13 @@ class Commander(OrdersCommander):
                 continue
             reach = 55 if arm(u) == "artillery" else 20
             options = []
-            for e in near_units(b, u.pos, reach, b.enemy_of(self.side)):
-                if engaged(b, e):
-                    continue            # fire at a charger: ResolveMelee takes it
+            # fire at a charger: ResolveMelee takes it; beyond range or surely hidden by
+            # a base (all candidates judged together): the rules would refuse the shot
+            cands = [e for e in near_units(b, u.pos, reach, b.enemy_of(self.side))
+                     if not engaged(b, e) and not self._out_of_range(u, e)]
+            for e, hidden in zip(cands, surely_hidden(b, u, cands)):
                 action = Fire(u.id, e.id)
-                if not self._out_of_range(u, e) and self.legal(action):
+                if not hidden and self.legal(action):
                     options.append((self._shot_value(u, e), e.id, action))
             if not options:
                 self.done.add(u.id)

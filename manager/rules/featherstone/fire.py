@@ -85,6 +85,23 @@ def _sight_refusal(battle, unit, target) -> str:
     return f"{blocked} blocks the line of sight" if blocked else ""
 
 
+def surely_hidden(battle, unit, targets) -> list:
+    """For each target: does `sight_refusal` surely name a base in the way (so that
+    shot_spec, and check_fire, refuse the shot)? One numpy pass per shooter
+    (`sightlines.surely_crossed`, the scan's bounds: centre to centre, blockers within
+    length + 8 of the shooter and 4.5 of the line). A charging target is never claimed:
+    first and support fire are judged by other rules. False means only "maybe not"."""
+    from ...sightlines import surely_crossed
+    if not targets:
+        return []
+    reach = max(distance(unit.pos, t.pos) for t in targets) + 8
+    others = near_units(battle, unit.pos, reach)
+    hidden = surely_crossed(unit.pos, [t.pos for t in targets], [t.id for t in targets],
+                            others, [footprint(battle, o) for o in others], unit, 8.0,
+                            centre_within=4.5)
+    return [h and not mark(t, "charging") for h, t in zip(hidden, targets)]
+
+
 def square_face(battle, unit, target) -> int:
     """Which of a square's four faces looks toward the target (0 front .. 3 left)."""
     off = (bearing(unit.pos, target.pos) - unit.facing) % 360

@@ -1,0 +1,66 @@
+"""Lines of sight a base surely crosses: for the commanders' pre-checks, all of one
+shooter's candidate lines judged against the near bases in one numpy pass.
+
+A separating-axis test of each segment against each rectangle, claiming a crossing only
+with `MARGIN` inches to spare on every axis, so that shapely's exact `intersects` cannot
+answer otherwise. True means "the rules' line-of-sight scan finds a base in the way";
+False means only "maybe not" (the full check decides)."""
+from __future__ import annotations
+
+import numpy as np
+
+from .footprint import heading
+
+MARGIN = 1e-6
+
+
+def surely_crossed(origin, ends, end_ids, blockers, fps, scan_from, reach_extra: float,
+                   centre_within: float | None = None) -> list:
+    """For each end (x, y) with its unit id: does the segment origin -> end surely cross
+    the base of a blocker (unit records, `fps` their footprints) that the rules' scan
+    would test? The scan tests a blocker that is neither the shooter (`scan_from`, whose
+    id and centre fix the scan's reach) nor the end's own unit, whose centre is within
+    the line's length + `reach_extra` of the shooter's centre and (if `centre_within`)
+    within that distance of the segment; each bound is kept with MARGIN to spare."""
+    if not ends or not blockers:
+        return [False] * len(ends)
+    ax, ay = origin
+    m = MARGIN
+    tx = np.array([e[0] for e in ends], dtype=float) - ax
+    ty = np.array([e[1] for e in ends], dtype=float) - ay
+    lengths = np.hypot(tx, ty)
+    ox = np.array([fp.x for fp in fps], dtype=float)
+    oy = np.array([fp.y for fp in fps], dtype=float)
+    fx, fy = np.array([heading(fp.facing) for fp in fps], dtype=float).T
+    hd = np.array([fp.depth / 2 for fp in fps], dtype=float)
+    hf = np.array([fp.frontage / 2 for fp in fps], dtype=float)
+    ids = np.array([o.id for o in blockers], dtype=object)
+    sx, sy = scan_from.pos
+    ok = np.hypot(ox - sx, oy - sy)[None, :] < lengths[:, None] + reach_extra - m
+    ok &= (ids != scan_from.id)[None, :]
+    ok &= ids[None, :] != np.array(list(end_ids), dtype=object)[:, None]
+    cx, cy = ox - ax, oy - ay                       # blockers' centres from the origin
+    if centre_within is not None:                   # centre to segment distance
+        with np.errstate(invalid="ignore", divide="ignore"):
+            t = np.clip((cx[None, :] * tx[:, None] + cy[None, :] * ty[:, None])
+                        / (lengths[:, None] ** 2), 0.0, 1.0)
+        d = np.hypot(t * tx[:, None] - cx[None, :], t * ty[:, None] - cy[None, :])
+        ok &= d < centre_within - m
+
+    def overlaps(ux, uy, half):                     # projections on the base's axis (ux, uy)
+        s = tx[:, None] * ux + ty[:, None] * uy
+        c = cx * ux + cy * uy
+        lo, hi = np.minimum(s, 0.0), np.maximum(s, 0.0)
+        return (lo < c + half - m) & (hi > c - half + m)
+
+    rx, ry = -fy, fx
+    hit = ok & overlaps(fx[None, :], fy[None, :], hd[None, :]) \
+        & overlaps(rx[None, :], ry[None, :], hf[None, :])
+    # the line's own normal: the base's corners must lie on both sides of the line
+    with np.errstate(invalid="ignore", divide="ignore"):
+        nx, ny = -ty / lengths, tx / lengths
+    nx, ny = nx[:, None], ny[:, None]
+    reach = np.abs(fx * nx + fy * ny) * hd + np.abs(rx * nx + ry * ny) * hf
+    off = cx * nx + cy * ny
+    hit &= (np.abs(off) < reach - m) & (lengths[:, None] > m)
+    return [bool(h) for h in hit.any(axis=1)]
