@@ -332,14 +332,15 @@ def test_featherstone_surely_hidden_shots_are_refused_in_play():
 
 @settings(max_examples=200, deadline=None)
 @given(spot, st.integers(0, 359), st.floats(0.05, 0.95), st.floats(-4, 4),
-       st.integers(0, 359), st.sampled_from(KINDS),
-       st.floats(-40, 40), st.floats(4, 30))
-def test_featherstone_surely_hidden_only_when_a_base_is_in_the_way(a, fa, t, side, fb, kb,
-                                                                   turn, rng):
+       st.integers(0, 359), st.sampled_from(KINDS), st.floats(-40, 40), st.floats(4, 30),
+       st.sampled_from(["featherstone", "quickplay"]))
+def test_inch_surely_hidden_only_when_a_base_is_in_the_way(a, fa, t, side, fb, kb, turn,
+                                                           rng, ruleset):
     """A blocker near the line (across it, beside it, on its ends): a "hidden" answer
-    always comes with sight_refusal naming a base in the way."""
+    (Featherstone's or quick-play's) always comes with the sight scan naming a base."""
     from manager.footprint import heading
-    from manager.rules.featherstone.fire import sight_refusal, surely_hidden
+    from manager.rules.featherstone import fire as fs
+    from manager.rules.quickplay import units as qp
     a = (a[0] + 35, a[1] + 40)
     hx, hy = heading(fa + turn)
     e = (a[0] + hx * rng, a[1] + hy * rng)
@@ -347,12 +348,15 @@ def test_featherstone_surely_hidden_only_when_a_base_is_in_the_way(a, fa, t, sid
     blk = (a[0] + hx * rng * t + px * side, a[1] + hy * rng * t + py * side)
     b = build_table([piece("a", "blue", "line_infantry", a, facing=fa),
                      piece("b", "blue", kb, blk, facing=fb),
-                     piece("e", "red", "line_infantry", e)], "featherstone", width=120, height=120)
+                     piece("e", "red", "line_infantry", e)], ruleset, width=120, height=120)
     u = b.units["a"]
     targets = [b.units["e"], b.units["b"]]
-    for tgt, h in zip(targets, surely_hidden(b, u, targets)):
+    mod = fs if ruleset == "featherstone" else qp
+    for tgt, h in zip(targets, mod.surely_hidden(b, u, targets)):
         if h:
-            assert "is in the way" in sight_refusal(b, u, tgt)
+            why = fs.sight_refusal(b, u, tgt) if mod is fs else \
+                qp.sight_refusal(b, u.pos, tgt.pos, ignore=(u.id, tgt.id))
+            assert "is in the way" in why
 
 
 def test_featherstone_surely_hidden_sees_a_base_squarely_across_the_line():
@@ -365,4 +369,38 @@ def test_featherstone_surely_hidden_sees_a_base_squarely_across_the_line():
                     height=40)
     u = b.units["a"]
     # e: b stands across the line; f: c stands beside it (not in the way)
+    assert surely_hidden(b, u, [b.units["e"], b.units["f"]]) == [True, False]
+
+
+def test_quickplay_surely_hidden_shots_are_refused_in_play():
+    """As for Featherstone: every shot quick-play's commander passes over as hidden is
+    refused by the rules, a base named in the way."""
+    from itertools import groupby
+    from manager.footprint import distance
+    from manager.rules.quickplay.units import sight_refusal, surely_hidden
+    hidden = judged = 0
+    for _, pairs in groupby(every_pair_in_play("quickplay", "act", turns=3),
+                            key=lambda p: (id(p[0].battle), p[1].id)):
+        pairs = list(pairs)
+        s, u = pairs[0][0], pairs[0][1]
+        cands = [e for _, _, e in pairs if distance(u.pos, e.pos) < 52]
+        for e, h in zip(cands, surely_hidden(s.battle, u, cands)):
+            judged += 1
+            if h:
+                hidden += 1
+                assert "is in the way" in sight_refusal(s.battle, u.pos, e.pos,
+                                                        ignore=(u.id, e.id))
+                assert refused(s, ga.Fire(u.id, e.id))
+    assert hidden > 200 and judged > hidden
+
+
+def test_quickplay_surely_hidden_sees_a_base_squarely_across_the_line():
+    from manager.rules.quickplay.units import surely_hidden
+    b = build_table([piece("a", "blue", "line_infantry", (20, 30)),
+                     piece("b", "blue", "line_infantry", (20, 25)),
+                     piece("c", "blue", "line_infantry", (32, 25)),
+                     piece("e", "red", "line_infantry", (20, 20)),
+                     piece("f", "red", "line_infantry", (32, 20))], "quickplay", width=60,
+                    height=40)
+    u = b.units["a"]
     assert surely_hidden(b, u, [b.units["e"], b.units["f"]]) == [True, False]

@@ -15,7 +15,7 @@ from ..common import OrdersCommander
 from .melee import charge_odds, fire_odds, melees, surely_too_far
 from .moves import lands_on_another, max_allowance
 from .tables import RANGES
-from .units import acted, arm, footprint, near, prof
+from .units import acted, arm, footprint, near, prof, surely_hidden
 
 class Commander(OrdersCommander):
     ruleset_id = "quickplay"
@@ -42,12 +42,13 @@ class Commander(OrdersCommander):
         b = self.battle
         out = []
         far = RANGES[prof(u)["weapon"]][1] if arm(u) != "cavalry" else -1.0
-        for e in near(b, u.pos, 52, b.enemy_of(self.side)):
+        # surely beyond range, or surely hidden by a base (all candidates judged
+        # together): the rules would refuse it (after the costly checks)
+        cands = [e for e in near(b, u.pos, 52, b.enemy_of(self.side))
+                 if not surely_apart(footprint(b, u), footprint(b, e), far)]
+        for e, hidden in zip(cands, surely_hidden(b, u, cands)):
             action = Fire(u.id, e.id)
-            # surely beyond range: the rules would refuse it (after the costly checks)
-            if surely_apart(footprint(b, u), footprint(b, e), far):
-                continue
-            if self.legal(action):
+            if not hidden and self.legal(action):
                 out.append((float(fire_odds(b, action).lines[0].dist.mean()), e.id, action))
         return sorted(out, reverse=True)
 

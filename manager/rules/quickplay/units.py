@@ -113,6 +113,20 @@ def joined_commander(battle, unit):
 
 
 # ---- sight and cover -----------------------------------------------------------------------
+def surely_hidden(battle, unit, targets) -> list:
+    """For each target: does `sight_refusal(unit.pos, target.pos, ignore=(unit, target))`
+    surely name a base in the way (so `volley`, and check_fire, refuse the shot)? One
+    numpy pass per shooter (`sightlines.surely_crossed`, the scan's bounds: centre to
+    centre, blockers within the line's length + 8 of the shooter; a base crossing the
+    line lies within the scan's half-diagonal margin of it). False: "maybe not"."""
+    from ...sightlines import surely_crossed
+    if not targets:
+        return []
+    others = near(battle, unit.pos, max(distance(unit.pos, t.pos) for t in targets) + 8)
+    return surely_crossed(unit.pos, [t.pos for t in targets], [t.id for t in targets],
+                          others, [footprint(battle, o) for o in others], unit, 8.0)
+
+
 def sight_refusal(battle, a_xy, b_xy, ignore=()) -> str:
     """Centre to centre: no other base across the line, no more than 3 inches of woods
     (or town) along it, no hill higher than both ends."""
