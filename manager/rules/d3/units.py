@@ -11,7 +11,7 @@ from shapely.geometry import Point
 
 from ... import spatial
 from ...events import declare_event
-from ...footprint import (Footprint, Sweep, closer_than, distance, heading, inside, overlap,
+from ...footprint import (Footprint, Sweep, closer_than, distance, inside, overlap,
                           segment)
 from ...model.forces import mark
 from ...table_terrain import table_terrain
@@ -218,52 +218,16 @@ def sight_refusal(battle, unit, target) -> str:
 def surely_hidden(battle, unit, targets) -> list:
     """For each target: is its centre certainly hidden from the unit's front centre by
     another live unit's base, so that `sight_refusal` names one (shot refuses it)? One
-    numpy pass per shooter: a separating-axis test of every line against the rectangles
-    near the shooter, claiming a crossing only with 1e-6 inches to spare on every axis
-    (shapely's exact answer cannot differ there). False means only "maybe not"."""
-    import numpy as np
+    numpy pass per shooter (`sightlines.surely_crossed`, the scan's bounds: blockers
+    within the line's length + 8 of the shooter's centre), never under the option
+    `line_of_sight = none`. False means only "maybe not"."""
+    from ...sightlines import surely_crossed
     if not targets or battle.option("line_of_sight", "blocked") == "none":
         return [False] * len(targets)
-    ax, ay = footprint(battle, unit).front_centre()
-    tx = np.array([t.x for t in targets]) - ax
-    ty = np.array([t.y for t in targets]) - ay
-    lengths = np.hypot(tx, ty)
-    others = near(battle, unit.pos, float(lengths.max()) + 8)
-    if not others:
-        return [False] * len(targets)
-    ox = np.array([o.x for o in others])
-    oy = np.array([o.y for o in others])
-    fps = [footprint(battle, o) for o in others]
-    fx, fy = np.array([heading(fp.facing) for fp in fps]).T
-    hd = np.array([fp.depth / 2 for fp in fps])
-    hf = np.array([fp.frontage / 2 for fp in fps])
-    # blocker o may name itself for target t: not the shooter or the target, and within
-    # the line's length + 8 of the shooter (the scan's reach), with room to spare
-    ok = np.hypot(ox - unit.x, oy - unit.y)[None, :] < lengths[:, None] + 8 - 1e-6
-    ids = [o.id for o in others]
-    ok &= np.array([i != unit.id for i in ids])[None, :]
-    ok &= np.array([[i != t.id for i in ids] for t in targets])
-    cx, cy = ox - ax, oy - ay                     # blockers' centres from the front centre
-    m = 1e-6
-
-    def overlaps(ux, uy, half):                   # the segment's projection on unit axis
-        s = tx[:, None] * ux + ty[:, None] * uy   # (ux, uy) against the base's centre +-half
-        c = cx * ux + cy * uy
-        lo, hi = np.minimum(s, 0.0), np.maximum(s, 0.0)
-        return (lo < c + half - m) & (hi > c - half + m)
-
-    rx, ry = -fy, fx
-    hit = ok & overlaps(fx[None, :], fy[None, :], hd[None, :]) \
-        & overlaps(rx[None, :], ry[None, :], hf[None, :])
-    # the line's own normal: every corner's offset from the line must not all lie on one
-    # side (the base's extent along the normal is the sum of its half-axes' projections)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        nx, ny = -ty / lengths, tx / lengths
-    nx, ny = nx[:, None], ny[:, None]
-    reach = np.abs(fx * nx + fy * ny) * hd + np.abs(rx * nx + ry * ny) * hf
-    off = cx * nx + cy * ny
-    hit &= (np.abs(off) < reach - m) & (lengths[:, None] > m)
-    return [bool(h) for h in hit.any(axis=1)]
+    front = footprint(battle, unit).front_centre()
+    others = near(battle, unit.pos, max(distance(front, t.pos) for t in targets) + 8)
+    return surely_crossed(front, [t.pos for t in targets], [t.id for t in targets],
+                          others, [footprint(battle, o) for o in others], unit, 8.0)
 
 
 def threatened_general(battle, leader) -> bool:
