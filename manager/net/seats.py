@@ -44,13 +44,17 @@ class Seats:
         self._fresh_phase()
         waiting = acting_laptops(b, self.claims)
         st = b.state
-        side = unheld_side(b, self.claims) if self.unheld == "wait" else ""
+        side = self._waits_for_side()
         return {"turn": st.turn, "side": st.active, "phase": st.phase, "over": st.over,
                 "unheld": b.sides[side].name if side else "",
                 "waiting": sorted(self.seats[s].name for s in waiting - self._done),
                 "done": sorted(self.seats[s].name for s in self._done if s in self.seats),
                 "laptops": [{"name": s.name, "commands": sorted(s.commands),
                              "connected": s.connected} for s in self.seats.values()]}
+
+    def _waits_for_side(self) -> str:
+        """The side to move when its phase waits for a laptop to claim it, else ""."""
+        return unheld_side(self.session.battle, self.claims) if self.unheld == "wait" else ""
 
     def _send_acting(self) -> None:
         """Tell everyone who is still acting, when that has changed."""
@@ -90,7 +94,7 @@ class Seats:
             return
         self._fresh_phase()
         if self._done and not (acting_laptops(b, self.claims) - self._done):
-            side = unheld_side(b, self.claims) if self.unheld == "wait" else ""
+            side = self._waits_for_side()
             if side:
                 # nobody holds the side to move: a laptop of the other side saying "done"
                 # must not run through its phases (a late laptop would find its turn gone)

@@ -249,24 +249,32 @@ def test_d3_cavalry_exposures_are_the_near_scans():
 
 
 # ---- d3 lines of sight a base surely blocks ---------------------------------------------------
-def test_d3_surely_hidden_shots_are_refused_in_play():
-    """Every shot the commander passes over as hidden (all its enemies judged together,
-    as `_shoot` does) is one the rules refuse, a base in the way named."""
+def hidden_shots_in_play(ruleset, phase, near, surely_hidden, why) -> tuple[int, int]:
+    """Every shot a commander passes over as hidden (all of one shooter's candidates judged
+    together, as the commanders do) is one the rules refuse, a base named in the way by
+    `why(battle, unit, enemy)`. Returns (hidden, judged)."""
     from itertools import groupby
-    from manager.rules.d3.combat import surely_out_of_range
-    from manager.rules.d3.units import sight_refusal, surely_hidden
     hidden = judged = 0
-    for _, pairs in groupby(every_pair_in_play("d3", "shoot", turns=3),
+    for _, pairs in groupby(every_pair_in_play(ruleset, phase, turns=3),
                             key=lambda p: (id(p[0].battle), p[1].id)):
         pairs = list(pairs)
         s, u = pairs[0][0], pairs[0][1]
-        cands = [e for _, _, e in pairs if not surely_out_of_range(s.battle, u, e)]
+        cands = [e for _, _, e in pairs if near(s.battle, u, e)]
         for e, h in zip(cands, surely_hidden(s.battle, u, cands)):
             judged += 1
             if h:
                 hidden += 1
-                assert "is in the way" in sight_refusal(s.battle, u, e)
+                assert "is in the way" in why(s.battle, u, e)
                 assert refused(s, ga.Fire(u.id, e.id))
+    return hidden, judged
+
+
+def test_d3_surely_hidden_shots_are_refused_in_play():
+    from manager.rules.d3.combat import surely_out_of_range
+    from manager.rules.d3.units import sight_refusal, surely_hidden
+    hidden, judged = hidden_shots_in_play(
+        "d3", "shoot", lambda b, u, e: not surely_out_of_range(b, u, e), surely_hidden,
+        sight_refusal)
     assert hidden > 300 and judged > hidden      # not vacuous, and not "hidden" for all
 
 
@@ -310,23 +318,11 @@ def test_d3_surely_hidden_sees_a_base_squarely_across_the_line():
 
 # ---- Featherstone lines of sight a base surely blocks ---------------------------------------
 def test_featherstone_surely_hidden_shots_are_refused_in_play():
-    """Every shot the Featherstone commander passes over as hidden (all its candidate
-    enemies judged together, as `_fire` does) is one the rules refuse, a base named."""
-    from itertools import groupby
     from manager.footprint import distance
     from manager.rules.featherstone.fire import sight_refusal, surely_hidden
-    hidden = judged = 0
-    for _, pairs in groupby(every_pair_in_play("featherstone", "fire", turns=3),
-                            key=lambda p: (id(p[0].battle), p[1].id)):
-        pairs = list(pairs)
-        s, u = pairs[0][0], pairs[0][1]
-        cands = [e for _, _, e in pairs if distance(u.pos, e.pos) < 60]
-        for e, h in zip(cands, surely_hidden(s.battle, u, cands)):
-            judged += 1
-            if h:
-                hidden += 1
-                assert "is in the way" in sight_refusal(s.battle, u, e)
-                assert refused(s, ga.Fire(u.id, e.id))
+    hidden, judged = hidden_shots_in_play(
+        "featherstone", "fire", lambda b, u, e: distance(u.pos, e.pos) < 60, surely_hidden,
+        sight_refusal)
     assert hidden > 200 and judged > hidden      # not vacuous, and not "hidden" for all
 
 
@@ -373,24 +369,11 @@ def test_featherstone_surely_hidden_sees_a_base_squarely_across_the_line():
 
 
 def test_quickplay_surely_hidden_shots_are_refused_in_play():
-    """As for Featherstone: every shot quick-play's commander passes over as hidden is
-    refused by the rules, a base named in the way."""
-    from itertools import groupby
     from manager.footprint import distance
     from manager.rules.quickplay.units import sight_refusal, surely_hidden
-    hidden = judged = 0
-    for _, pairs in groupby(every_pair_in_play("quickplay", "act", turns=3),
-                            key=lambda p: (id(p[0].battle), p[1].id)):
-        pairs = list(pairs)
-        s, u = pairs[0][0], pairs[0][1]
-        cands = [e for _, _, e in pairs if distance(u.pos, e.pos) < 52]
-        for e, h in zip(cands, surely_hidden(s.battle, u, cands)):
-            judged += 1
-            if h:
-                hidden += 1
-                assert "is in the way" in sight_refusal(s.battle, u.pos, e.pos,
-                                                        ignore=(u.id, e.id))
-                assert refused(s, ga.Fire(u.id, e.id))
+    hidden, judged = hidden_shots_in_play(
+        "quickplay", "act", lambda b, u, e: distance(u.pos, e.pos) < 52, surely_hidden,
+        lambda b, u, e: sight_refusal(b, u.pos, e.pos, ignore=(u.id, e.id)))
     assert hidden > 200 and judged > hidden
 
 
