@@ -398,3 +398,34 @@ def test_the_turn_runner_says_when_nobody_holds_the_side_to_move():
     assert acting_text(info).startswith("Nobody holds British (Stuart): waiting for a laptop")
     held = dict(info, unheld="", waiting=["Sector B"], done=[])
     assert acting_text(held) == "Still acting: Sector B"
+
+
+def test_a_side_nobody_holds_waits_and_the_joined_turn_runner_says_so(open_window, qtbot, loop,
+                                                                     tmp_path):
+    host_win = open_window()
+    run(loop, host_win.network.start_host(bind="127.0.0.1"))
+    hd = host_win.network.dialog
+    address, code = hd.fields["address"].text(), hd.fields["code"].text()
+    hdock = host_win.docks["TurnDock"]
+    qtbot.mouseClick(hdock.start_btn, Qt.LeftButton)
+    hb = host_win.doc.battle
+    lap_win = open_window()
+    join_through_the_dialog(loop, qtbot, lap_win, address, code, "Blue table", ["b1", "b2"])
+    ldock = lap_win.docks["TurnDock"]
+    # the laptop says it is done with each of Blue's phases until Red is to move
+    while hb.state.active == "blue":
+        key = (hb.state.turn, hb.state.phase)
+        qtbot.mouseClick(ldock.next_btn, Qt.LeftButton)
+        run(loop, until(lambda: (hb.state.turn, hb.state.phase) != key or hb.state.active != "blue",
+                        "the host to end Blue's phase"))
+    red_phase = (hb.state.turn, hb.state.phase, hb.state.active)
+    run(loop, until(lambda: "Nobody holds Red Army" in plain(ldock.network),
+                    "the joined turn runner to say Red is unheld"))
+    qtbot.mouseClick(ldock.next_btn, Qt.LeftButton)    # Blue's "done" cannot end Red's phase
+    run(loop, until(lambda: host_win.network.acting.get("done"), "the host to hear done"))
+    assert (hb.state.turn, hb.state.phase, hb.state.active) == red_phase
+    lap_win.grab().save(str(tmp_path / "unheld.png"))
+    qtbot.mouseClick(hdock.next_btn, Qt.LeftButton)    # the host's umpire ends it
+    assert (hb.state.turn, hb.state.phase, hb.state.active) != red_phase
+    run(loop, lap_win.network.stop())
+    run(loop, host_win.network.stop())
