@@ -61,7 +61,8 @@ def put_on(battle, arrival: Arrival, spots: dict) -> None:
     for cid, u in arrival.units:
         x, y = spots.get(u.id, (u.x, u.y))
         battle.put_unit(evolve(u, x=x, y=y))
-        h = h.with_unit(cid, u.id)
+    if arrival.units:
+        h = h.with_units((cid, u.id) for cid, u in arrival.units)
     if arrival.leader:
         cid, leader = arrival.leader
         first = arrival.units[0][1].id if arrival.units else ""

@@ -46,3 +46,20 @@ def test_edits_return_new_hierarchies():
     moved = h.reassigned(uid, "guard")
     assert moved.command_of(uid) == "guard" and h.command_of(uid) == "iv-corps"
     assert isinstance(moved, Hierarchy)
+
+
+def test_with_units_is_with_unit_one_by_one():
+    """An arrival's units join in one edit: the very graph (nodes, edges, their order and
+    data) and the same index as adding them one at a time."""
+    h = A.hierarchy
+    placed = [("iv-corps", "new-1"), ("guard", "new-2"), ("iv-corps", "new-3")]
+    one_by_one = h
+    for cid, uid in placed:
+        one_by_one = one_by_one.with_unit(cid, uid)
+    at_once = h.with_units(placed)
+    assert list(at_once.graph.nodes(data=True)) == list(one_by_one.graph.nodes(data=True))
+    assert list(at_once.graph.edges()) == list(one_by_one.graph.edges())
+    assert at_once.units_of("iv-corps") == one_by_one.units_of("iv-corps")[:] and \
+        at_once.units_of("iv-corps")[-2:] == ("new-1", "new-3")
+    assert at_once.command_of("new-2") == "guard" and "unit:new-2" not in h.graph.nodes and \
+        h.units_of("guard") == at_once.units_of("guard")[:-1]
