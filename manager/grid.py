@@ -67,16 +67,29 @@ def in_front_arc(box: Box, facing: int, target: Box, half_angle: float = 45.0) -
     return diff <= half_angle + 1e-9
 
 
-@lru_cache(maxsize=65536)
 def line_boxes(a: Box, b: Box) -> tuple[Box, ...]:
     """Boxes whose interior the line from centre to centre crosses, ends excluded.
 
     Exact: a line that only touches a box at a corner does not pass through it, so a
-    diagonal shot is not blocked by the units beside the diagonal. Walks the column
-    strips the line crosses, so the cost grows with its length, not its area.
+    diagonal shot is not blocked by the units beside the diagonal. The boxes depend only
+    on the offset from a to b (a grid line is a grid line wherever it is drawn), so they
+    are worked out once per offset and moved to a.
     """
+    ax, ay = a
+    return tuple((ax + c, ay + r) for c, r in _line_offsets(b[0] - ax, b[1] - ay))
+
+
+@lru_cache(maxsize=16384)
+def _line_offsets(dx: int, dy: int) -> tuple[Box, ...]:
+    """line_boxes((0, 0), (dx, dy))."""
+    return _line_walk((0, 0), (dx, dy))
+
+
+def _line_walk(a: Box, b: Box) -> tuple[Box, ...]:
+    """Walks the column strips the line crosses, so the cost grows with its length, not
+    its area."""
     if abs(b[0] - a[0]) < abs(b[1] - a[1]):       # walk the longer axis
-        return tuple((c, r) for r, c in line_boxes((a[1], a[0]), (b[1], b[0])))
+        return tuple((c, r) for r, c in _line_walk((a[1], a[0]), (b[1], b[0])))
     x0, y0, x1, y1 = a[0] + 0.5, a[1] + 0.5, b[0] + 0.5, b[1] + 0.5
     if x0 == x1:
         return ()

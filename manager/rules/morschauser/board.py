@@ -97,6 +97,14 @@ class Board:
             return "off the table"
         return self.refusals(kind, rule).get(box, "")
 
+    def enemy_zoc_boxes(self, side: str):
+        """Every box in an enemy zone of control, for `in` tests: with two sides the other
+        side's own table (kept current by the upkeep above), else a set made now."""
+        others = [z for s, z in self.zoc.items() if s != side]
+        if len(others) == 1:
+            return others[0]
+        return set().union(*others)
+
     def in_enemy_zoc(self, side: str, box: Box) -> bool:
         for s, zoc in self.zoc.items():
             if s != side and box in zoc:

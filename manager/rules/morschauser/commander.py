@@ -8,6 +8,8 @@ It proposes one action at a time; the driver in manager/autopilot.py executes th
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ...errors import IllegalAction
 from ...game_actions import (ChangeFormation, EndPhase, Fire, MoveLeader, MoveUnit, Rally,
                              ResolveMelee)
@@ -35,6 +37,30 @@ def nearest(here: Box, boxes: list[Box]) -> Box:
         if d < best_d:
             best, best_d = (bx, by), d
     return best
+
+
+def nearest_all(heres: list[Box], boxes: list[Box]) -> list[Box]:
+    """[nearest(h, boxes) for h in heres] in one numpy pass: the same box for each (the
+    distances are whole or half boxes, exact in floats; argmin takes the first of equals
+    as nearest's strict < does)."""
+    if not heres:
+        return []
+    h = np.array(heres, dtype=np.int64)
+    e = np.array(boxes, dtype=np.int64)
+    dx = np.abs(h[:, 0:1] - e[None, :, 0])
+    dy = np.abs(h[:, 1:2] - e[None, :, 1])
+    d = dx + dy - 0.5 * np.minimum(dx, dy)
+    return [boxes[i] for i in d.argmin(axis=1).tolist()]
+
+
+def enemies_of(battle, side: str) -> tuple[list, list[Box]]:
+    """(the enemy's live units, their boxes), in the battle's order; kept until the next
+    change (the commander asks on every proposal)."""
+    def build():
+        brd = board(battle)
+        enemies = [u for u in battle.live_units() if u.side != side]
+        return enemies, [brd.unit_box[e.id] for e in enemies]
+    return battle.cached(("morschauser.enemies", side), build)
 
 
 class Commander:
@@ -100,15 +126,14 @@ class Commander:
     def _move(self):
         b = self.battle
         brd = board(b)
-        enemies = [u for u in b.live_units() if u.side != self.side]
+        enemies, eboxes = enemies_of(b, self.side)
         if not enemies:
             return None
-        eboxes = [brd.unit_box[e.id] for e in enemies]
         if not self.order:      # plan once a phase: the front moves first, the rear follows
             gap = {}
-            for u in b.live_units(self.side):
-                here = brd.unit_box[u.id]
-                near = nearest(here, eboxes)
+            mine = b.live_units(self.side)
+            heres = [brd.unit_box[u.id] for u in mine]
+            for u, here, near in zip(mine, heres, nearest_all(heres, eboxes)):
                 self.nearest[u.id], gap[u.id] = near, _gap(here, near)
             self.order = sorted(gap, key=lambda uid: (gap[uid], uid))
             for cid in b.hierarchy.commands_of(self.side):
@@ -220,23 +245,22 @@ class Commander:
         artillery = prof.arm == "artillery"
         rng = max_range(b, u) if prof["fire_dice"] else 0
         ideal = min(rng * 0.6, 6)
-        per_box: dict[Box, tuple[float, int]] = {}      # box -> (score before facing, wanted dir)
+        # box -> (score before facing and cost, wanted dir, pace penalty, the most any
+        # facing there can score), or None for a box not to end in
+        per_box: dict[Box, tuple | None] = {}
         for r in (reach, roads):
             for (box, d), cost in r.cost.items():
-                if box == here or (anchor and _gap(box, anchor) > 2):
+                pb = per_box.get(box, _UNSEEN)
+                if pb is _UNSEEN:
+                    pb = per_box[box] = self._box_score(box, here, anchor, artillery, near,
+                                                        ideal, goal, pace, front)
+                # facing and cost only take away: a box whose best cannot beat the best
+                # so far is passed over (rounding is monotonic, so this skips no winner)
+                if pb is None or pb[3] <= best_score:
                     continue
-                pb = per_box.get(box)
-                if pb is None:
-                    if artillery:
-                        pb = (-abs(_gap(box, near) - ideal), direction_to(box, near))
-                    else:
-                        pb = (-_gap(box, goal) * 2, direction_to(box, goal))
-                    per_box[box] = pb
-                s = pb[0] - 0.3 * _turn_off(d, pb[1]) - (0 if artillery else 0.05 * cost)
-                if pace:
-                    ahead = front - _gap(box, goal)
-                    if ahead > 1.5:
-                        s -= 3 * (ahead - 1.5)
+                s = pb[0] - 0.3 * _TURN_OFF[d][pb[1]] - (0 if artillery else 0.05 * cost)
+                if pb[2] is not None:
+                    s -= pb[2]
                 if s > best_score:
                     best_score, best = s, (box, d)
             if artillery or kind == "withdraw":
@@ -260,6 +284,21 @@ class Commander:
             return ChangeFormation(u.id, form) if form else None
         x, y = board(b).centre(best[0])
         return MoveUnit(u.id, (x, y), best[1] * 45, form)
+
+    @staticmethod
+    def _box_score(box, here, anchor, artillery, near, ideal, goal, pace, front):
+        if box == here or (anchor and _gap(box, anchor) > 2):
+            return None
+        if artillery:
+            base, want = -abs(_gap(box, near) - ideal), direction_to(box, near)
+        else:
+            base, want = -_gap(box, goal) * 2, direction_to(box, goal)
+        penalty = None
+        if pace:
+            ahead = front - _gap(box, goal)
+            if ahead > 1.5:
+                penalty = 3 * (ahead - 1.5)
+        return base, want, penalty, base if penalty is None else base - penalty
 
     def _score_stay(self, u, goal) -> float:
         here = box_of(self.battle, u)
@@ -306,11 +345,7 @@ class Commander:
         arc = b.option("fire_arc", 45)
         candidates = []
         hx, hy = here
-        boxes = brd.unit_box
-        for e in b.live_units():
-            if e.side == self.side:
-                continue
-            eb = boxes[e.id]
+        for e, eb in zip(*enemies_of(b, self.side)):
             dx, dy = abs(eb[0] - hx), abs(eb[1] - hy)
             gap = dx + dy - 0.5 * (dx if dx < dy else dy)
             if gap > rng or not in_front_arc(here, face, eb, arc) or (bomb and gap <= GRAPE_RANGE):
@@ -383,3 +418,7 @@ def _around(centre: Box, radius: int):
 def _turn_off(a: int, b: int) -> int:
     diff = (b - a) % 8
     return min(diff, 8 - diff)
+
+
+_TURN_OFF = tuple(tuple(_turn_off(a, b) for b in range(8)) for a in range(8))
+_UNSEEN = object()

@@ -58,18 +58,45 @@ def _blocked(battle, a, b) -> str:
     if mode == "none":
         return ""
     brd = board(battle)
-    heights, screens = brd.terrain.heights, brd.terrain.screens
-    top = max(heights.get(a, 0), heights.get(b, 0))
-    units = brd.box_unit if mode == "units_and_terrain" else {}
-    for box in line_boxes(a, b):
-        h = heights.get(box, 0)
-        if h > top:
-            return f"higher ground at {box}"
-        if box in screens:
-            return f"{screens[box]} at {box}"
-        if box in units and not top > h:        # troops on the line, unless shot over from a hill
-            return f"{battle.units[units[box]].name} is in the way"
-    return ""
+    may_hide, terrain_why = _sight_plan(brd.terrain, a, b)
+    if mode == "units_and_terrain":
+        units = brd.box_unit
+        for box in may_hide:
+            if box in units:                    # troops on the line, unless shot over from a hill
+                return f"{battle.units[units[box]].name} is in the way"
+    return terrain_why
+
+
+def _sight_plan(terrain, a, b) -> tuple[tuple, str]:
+    """The line from a to b as the ground alone sets it: (the boxes where a unit would
+    block, in order, up to the first box the ground blocks; why the ground blocks, or '').
+    The ground never changes within a battlefield, so this is kept per terrain index and
+    the units on the line are read afresh on every question."""
+    memo = _SIGHT_PLANS.get(id(terrain))
+    if memo is None or memo[0] is not terrain:
+        if len(_SIGHT_PLANS) > 8:
+            _SIGHT_PLANS.clear()
+        memo = _SIGHT_PLANS[id(terrain)] = (terrain, {})
+    plan = memo[1].get((a, b))
+    if plan is None:
+        heights, screens = terrain.heights, terrain.screens
+        top = max(heights.get(a, 0), heights.get(b, 0))
+        may_hide, why = [], ""
+        for box in line_boxes(a, b):
+            h = heights.get(box, 0)
+            if h > top:
+                why = f"higher ground at {box}"
+                break
+            if box in screens:
+                why = f"{screens[box]} at {box}"
+                break
+            if not top > h:
+                may_hide.append(box)
+        plan = memo[1][(a, b)] = (tuple(may_hide), why)
+    return plan
+
+
+_SIGHT_PLANS: dict[int, tuple] = {}        # id(terrain index) -> (it, {(a, b): plan})
 
 
 def fire_spec(battle, unit, target) -> FireSpec:

@@ -140,50 +140,58 @@ def search(battle, unit, budget: float, roads_only: bool = False) -> Reach:
     bucket per cost replaces a priority heap: the budget is at most a few boxes.
     """
     b = board(battle)
-    start = (box_of(battle, unit), facing_dir(unit))
+    here = box_of(battle, unit)
+    start = (here, facing_dir(unit))
     reach = Reach()
     reach.cost[start] = 0.0
-    if roads_only and "road" not in b.terrain.at(start[0]).kinds:
+    if roads_only and "road" not in b.terrain.at(here).kinds:
         return reach
     limit = int(budget * 2 + 1e-9)
     best: dict[tuple, int] = {start: 0}
+    best_get = best.get
     buckets: list[list] = [[] for _ in range(limit + 1)]
     buckets[0].append(start)
     ok, ok_cache = _stepper(battle, unit, roads_only)
-    enemy_zocs = [z for s, z in b.zoc.items() if s != unit.side]
+    in_zoc = b.enemy_zoc_boxes(unit.side)
     no_contact = bombarding(battle)                 # the opening bombardment: keep apart
     contact = reach.contact
+    dirs = DIRS
     for cost in range(limit + 1):
+        turn = cost + 1
         for state in buckets[cost]:
             if best[state] != cost:
                 continue
             box, d = state
-            if cost + 1 <= limit:                       # turn 45 degrees either way
-                for nd in ((d + 1) & 7, (d - 1) & 7):
-                    ns = (box, nd)
-                    if cost + 1 < best.get(ns, 99):
-                        best[ns] = cost + 1
-                        buckets[cost + 1].append(ns)
+            if turn <= limit:                           # turn 45 degrees either way
+                ns = (box, (d + 1) & 7)
+                if turn < best_get(ns, 99):
+                    best[ns] = turn
+                    buckets[turn].append(ns)
+                ns = (box, (d - 1) & 7)
+                if turn < best_get(ns, 99):
+                    best[ns] = turn
+                    buckets[turn].append(ns)
             c = cost + (3 if d & 1 else 2)              # a step straight ahead
             if c > limit:
                 continue
-            dx, dy = DIRS[d]
+            dx, dy = dirs[d]
             nb = (box[0] + dx, box[1] + dy)
             through, stop = ok(nb)
             if not through:
                 continue
-            if any(nb in z for z in enemy_zocs):       # entering a zone of control: stop
+            if nb in in_zoc:                            # entering a zone of control: stop
                 if stop and not no_contact and c < contact.get(nb, 99) * 2:
                     contact[nb] = c / 2
                 continue
             ns = (nb, d)
-            if c < best.get(ns, 99):
+            if c < best_get(ns, 99):
                 best[ns] = c
                 buckets[c].append(ns)
     # a state in a box the unit may not stop in (a friend's) is only a way through
+    cost_of = reach.cost
     for state, c in best.items():
-        if state[0] == start[0] or ok_cache.get(state[0], (True, True))[1]:
-            reach.cost[state] = c / 2
+        if state[0] == here or ok_cache.get(state[0], (True, True))[1]:
+            cost_of[state] = c / 2
     return reach
 
 
@@ -199,8 +207,8 @@ def search_to(battle, unit, budget: float, to: Box, facing: int,
     if to != start[0] and not ok(to)[1]:
         return None
     limit = int(budget * 2 + 1e-9)
-    enemy_zocs = [z for s, z in b.zoc.items() if s != unit.side]
-    contact_goal = (not bombarding(battle) and any(to in z for z in enemy_zocs)
+    in_zoc = b.enemy_zoc_boxes(unit.side)
+    contact_goal = (not bombarding(battle) and to in in_zoc
                     and facing in contact_facings(battle, unit, to))
 
     def h(box):                                     # half-boxes: 2 straight, 3 diagonal
@@ -231,7 +239,7 @@ def search_to(battle, unit, budget: float, to: Box, facing: int,
         through, stop = ok(nb)
         if not through:
             continue
-        if any(nb in z for z in enemy_zocs):
+        if nb in in_zoc:
             if nb == to and contact_goal and stop and nc < best.get("contact", 99):
                 best["contact"] = nc
                 heapq.heappush(heap, (nc, nc, "contact"))
