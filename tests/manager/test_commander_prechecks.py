@@ -193,28 +193,37 @@ def test_quickplay_too_far_in_play():
 # ---- featherstone charge odds: support fire shared between the target's answers ---------------
 def test_featherstone_charge_odds_share_support_fire_exactly(monkeypatch):
     """charge_odds weighs each answer of the target on copies of the battle; support fire
-    is computed once per formation of the target and shared. Every charge the commander
-    weighs on Austerlitz gets the very same odds (exact fractions) as when each answer
-    computes its own."""
+    is computed once per formation of the target and shared, and the commander's odds of
+    one charge with other marks (the target's counter_seven or lend, the charger's lend)
+    share support fire and, where only counter_seven differs, each answer's melee. Every
+    charge the commander weighs on Austerlitz gets the very same odds (exact fractions,
+    and the commander's floats) as when each answer computes its own."""
     from manager.rules.featherstone import melee_odds as mo
     from manager.rules.featherstone import choices as fc     # the commander's charge odds
     seen = []
     real = mo.charge_odds
 
-    def recording(battle, action, exact=True):
-        seen.append((battle.copy(), action))
-        return real(battle, action, exact=exact)
+    def recording(battle, action, exact=True, shared=None, melees=None):
+        odds = real(battle, action, exact=exact, shared=shared, melees=melees)
+        seen.append((battle.copy(), action, exact, odds))
+        return odds
     monkeypatch.setattr(fc, "charge_odds", recording)
     for _ in every_pair_in_play("featherstone", "moves", turns=3):
         pass
     assert len(seen) >= 5
-    shared = [real(b, a, exact=True) for b, a in seen]
+    from manager.model.forces import mark
+    assert any(mark(b.units[a.target], "counter_seven") for b, a, _, _ in seen)
+    shared = [real(b, a, exact=True) for b, a, _, _ in seen]
     monkeypatch.setattr(mo, "_shared_support",
                         lambda shared, *args: mo._support(*args))
-    alone = [real(b, a, exact=True) for b, a in seen]
+    alone = [real(b, a, exact=True) for b, a, _, _ in seen]
     for x, y in zip(shared, alone):
         assert x.outcomes == y.outcomes
         assert [l.dist.weights for l in x.lines] == [l.dist.weights for l in y.lines]
+    for b, a, exact, got in seen:
+        by_itself = real(b, a, exact=exact)
+        assert got.outcomes == by_itself.outcomes
+        assert [l.dist.weights for l in got.lines] == [l.dist.weights for l in by_itself.lines]
 
 
 def test_d3_cavalry_exposures_are_the_near_scans():

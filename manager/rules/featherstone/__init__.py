@@ -10,6 +10,7 @@ from .. import register_ruleset
 from ..base import Ruleset
 from ..common import TableRuleset
 from . import battery_odds, charges, fire, flow, melee, melee_odds, morale, moves
+from .recall import checked
 from .state import footprint as _footprint
 from .tables import FORMATIONS, GENERAL_NEAR, OPTIONS, PHASES, PROFILES, SMALL_ARMS, TRAITS
 
@@ -38,15 +39,15 @@ class Featherstone(TableRuleset, Ruleset):
         self.plays(ga.MoveLeader, moves.check_move_leader, moves.resolve_move_leader)
         self.plays(ga.Charge, charges.check_charge, charges.resolve_charge,
                    battery_odds.panel_charge_odds)
-        self.plays(ga.MoveUnit, moves.check_move_unit, moves.resolve_move_unit)
-        self.plays(ga.ChangeFormation, moves.check_change_formation,
+        self.plays(ga.MoveUnit, checked(moves.check_move_unit), moves.resolve_move_unit)
+        self.plays(ga.ChangeFormation, checked(moves.check_change_formation),
                    moves.resolve_change_formation)
         self.plays(moves.SoundRecall, moves.check_recall, moves.resolve_recall)
         self.plays(moves.HoldGround, moves.check_hold, moves.resolve_hold)
         self.plays(moves.DeclineReroll, moves.check_decline, moves.resolve_decline)
         self.plays(moves.CounterCharge, moves.check_counter, moves.resolve_counter)
         self.plays(moves.CommitGeneral, moves.check_commit, moves.resolve_commit)
-        self.plays(ga.Fire, fire.check_fire, fire.resolve_fire, fire.fire_odds)
+        self.plays(ga.Fire, checked(fire.check_fire), fire.resolve_fire, fire.fire_odds)
         self.plays(ga.ResolveMelee, melee.check_resolve_melee, melee.resolve_melee,
                    melee_odds.resolve_melee_odds)
 

@@ -22,6 +22,7 @@ from ...model.forces import mark
 from .fire import Shot, shoot
 from .losses import moved_leaders, overrun_general, retreat
 from .morale import check
+from .recall import checked, recall
 from .moves import ground_refusal, own_unit, terrain_cost
 from .state import (arm, attached_leaders, engaged, footprint, is_skirmish, move_rate,
                     near_units, unit_gap)
@@ -34,7 +35,13 @@ CrewSheltered = declare_event("CrewSheltered", "{unit}'s crew shelter with {frie
 
 
 def charge_path(battle, unit, target):
-    """(contact point, facing, cost, rate) for a charge, or IllegalAction why not."""
+    """(contact point, facing, cost, rate) for a charge, or IllegalAction why not
+    (remembered until the battle changes: the check, the odds and the charge ask it)."""
+    return recall(battle, "featherstone.charge_path", (unit.id, target.id), (unit, target),
+                  lambda: _charge_path(battle, unit, target))
+
+
+def _charge_path(battle, unit, target):
     fp, tfp = footprint(battle, unit), footprint(battle, target)
     arc = battle.option("forward_arc", 45)
     need(angle_between(bearing(fp.front_centre(), target.pos), unit.facing) <= arc + 1e-6,
@@ -68,7 +75,7 @@ def surely_too_far(battle, unit, target) -> bool:
     return surely_apart(start, tfp, slack) or gap(start, tfp) > slack
 
 
-def check_charge(battle, action) -> None:
+def _check_charge(battle, action) -> None:
     unit = own_unit(battle, action.unit)
     need(arm(unit) in ("infantry", "cavalry"), "only foot and horse charge, not artillery")
     need(unit.moved == 0 and not mark(unit, "charging"), f"{unit.name} has already moved")
@@ -88,6 +95,9 @@ def check_charge(battle, action) -> None:
     end = footprint(battle, unit, x=spot[0], y=spot[1], facing=way)
     why = _path_refusal(battle, unit, target, end)
     need(not why, f"{unit.name} cannot charge {target.name}: {why}")
+
+
+check_charge = checked(_check_charge)     # asked again and again of one battle version
 
 
 def _path_refusal(battle, unit, target, end) -> str:

@@ -23,6 +23,7 @@ from ...model.forces import mark
 from .charges import check_charge, surely_too_far
 from .melee_odds import charge_odds, melee_odds
 from .morale import may_influence
+from .recall import recall
 from .moves import CommitGeneral, CounterCharge, DeclineReroll
 from .state import arm, attached_leaders, move_rate, near_units, special
 
@@ -42,14 +43,28 @@ def _as_enemy(battle, enemy: str):
     return c
 
 
-def threats(battle, unit) -> list:
-    """Enemy units that could charge `unit` now (on a copy where the enemy moves)."""
+def enemy_view(battle, enemy: str):
+    """The battle as the enemy would move in it, one copy per battle version (only read:
+    who could charge whom; worst_threat marks its own copies)."""
+    return battle.cached(("featherstone.enemy_view", enemy), lambda: _as_enemy(battle, enemy))
+
+
+def threats(battle, unit, arms: tuple = ("infantry", "cavalry")) -> list:
+    """Enemy units (of `arms`) that could charge `unit` now (on a copy where the enemy
+    moves); remembered until the battle changes (each of the player's choices asks)."""
+    return recall(battle, "featherstone.threats", (unit.id, arms), (unit,),
+                  lambda: _threats(battle, unit, arms))
+
+
+def _threats(battle, unit, arms: tuple) -> list:
     enemy = battle.enemy_of(unit.side)
-    view = _as_enemy(battle, enemy)
+    view = None
     out = []
     for e in near_units(battle, unit.pos, 24, enemy):
-        if arm(e) not in ("infantry", "cavalry") or e.moved or \
-                unit_far(view, e, unit):
+        if arm(e) not in ("infantry", "cavalry") or arm(e) not in arms or e.moved:
+            continue
+        view = view or enemy_view(battle, enemy)
+        if unit_far(view, e, unit):
             continue
         try:
             check_charge(view, Charge(e.id, unit.id))
@@ -66,17 +81,36 @@ def unit_far(view, e, unit) -> bool:
 
 def worst_threat(battle, unit, marks: dict | None = None, chargers=None) -> float:
     """The best chance any enemy charger has against `unit` (with `marks` set on it)."""
-    view = _as_enemy(battle, battle.enemy_of(unit.side))
-    if marks:
-        view.mark_unit(unit.id, **marks)
     best = 0.0
     for e in chargers if chargers is not None else threats(battle, unit):
         try:
-            best = max(best, charger_good(charge_odds(view, Charge(e.id, unit.id),
-                                                      exact=False).outcomes))
+            best = max(best, threat_chance(battle, unit, e, marks))
         except IllegalAction:
             continue
     return best
+
+
+def threat_chance(battle, unit, e, marks: dict | None = None) -> float:
+    """Enemy `e`'s chance its charge at `unit` goes its way (with `marks` set on the
+    unit), remembered until the battle changes: counter_choice and commit_for_defence
+    ask it of the same charges."""
+    key = (e.id, unit.id, tuple(sorted((marks or {}).items())))
+    return recall(battle, "featherstone.threat", key, (e, unit),
+                  lambda: _threat_chance(battle, unit, e, marks or {}))
+
+
+def _threat_chance(battle, unit, e, marks: dict) -> float:
+    view = _as_enemy(battle, battle.enemy_of(unit.side))
+    if marks:
+        view.mark_unit(unit.id, **marks)
+    # the odds of one charge with other marks on its target share work: support fire
+    # reads neither `counter_seven` nor `lend`, each answer's melee never reads
+    # `counter_seven` (only reaction_for does, to pick the answer)
+    store = battle.cached("featherstone.threat_parts", dict)
+    support = store.setdefault(("support", e.id, unit.id), {})
+    melees = store.setdefault(("melees", e.id, unit.id, marks.get("lend")), {})
+    return charger_good(charge_odds(view, Charge(e.id, unit.id), exact=False,
+                                    shared=support, melees=melees).outcomes)
 
 
 def near_generals(battle, unit) -> list:
@@ -107,7 +141,9 @@ def commit_for_defence(battle, unit):
 def charge_value(battle, action) -> tuple[float, object]:
     """(worth, CommitGeneral or None): the charger's chance the charge goes its way, and
     with a near general's +1 on its checks, less the risk to him, when that is more."""
-    without = charger_good(charge_odds(battle, action, exact=False).outcomes)
+    # support fire never reads the charger's `lend` mark: both odds share it
+    shared: dict = {}
+    without = charger_good(charge_odds(battle, action, exact=False, shared=shared).outcomes)
     unit = battle.units[action.unit]
     gens = near_generals(battle, unit)
     if not gens or mark(unit, "lend"):
@@ -115,7 +151,7 @@ def charge_value(battle, action) -> tuple[float, object]:
     g = gens[0]
     c = battle.copy()
     c.mark_unit(unit.id, lend=lend_mark(battle, g))
-    with_him = charger_good(charge_odds(c, action, exact=False).outcomes)
+    with_him = charger_good(charge_odds(c, action, exact=False, shared=shared).outcomes)
     if with_him - without > STRAY * GENERAL_WORTH:
         return with_him - STRAY * GENERAL_WORTH, CommitGeneral(g.id, unit.id, 1)
     return without, None
@@ -128,15 +164,33 @@ def commit_for_charge(battle, action):
 
 def counter_choice(battle, unit):
     """CounterCharge(unit, on) when the better standing choice differs from the current."""
-    if arm(unit) != "infantry":
-        return None
-    chargers = [e for e in threats(battle, unit) if arm(e) == "infantry"]
+    if arm(unit) != "infantry" or not counter_possible(battle, unit):
+        return None                 # (without a 7 the choice changes no charge's odds)
+    chargers = threats(battle, unit, ("infantry",))
     if not chargers:
         return None
     now = bool(mark(unit, "counter_seven"))
     stay = worst_threat(battle, unit, None, chargers)
     flip = worst_threat(battle, unit, {"counter_seven": None if now else True}, chargers)
     return CounterCharge(unit.id, not now) if flip < stay - 1e-9 else None
+
+
+def counter_possible(battle, unit) -> bool:
+    """Could a charge at `unit` be answered on the Charged column's 7 (counter-charge) on
+    some face? Its `counter_seven` mark is read only there (reaction_for), so when no
+    face reaches it the mark changes no charge's odds and counter_choice has nothing
+    to weigh. The answer rows read only the unit (never the charger)."""
+    from .charges import answers, charged_reread
+    from .morale import column_table
+    charged = column_table(battle, "charged")
+    for face, column, score in answers(battle, None, unit):
+        if column == "rally":
+            if column_table(battle, "rally")[score] in ("disperse", "rout", "fall_back"):
+                continue
+            score = charged_reread(battle, unit, face, score)
+        if charged[score] == "counter":
+            return True
+    return False
 
 
 def reroll_choice(battle, m, side: str):

@@ -174,8 +174,12 @@ class Commander(OrdersCommander):
         return action if self.legal(action) else None
 
     def _has_target(self, u) -> bool:
-        return any(self._shot_value(u, e) > 0
-                   for e in near_units(self.battle, u.pos, 50, self.battle.enemy_of(self.side)))
+        # beyond range or surely hidden by a base (all judged together): no shot, value 0
+        b = self.battle
+        cands = [e for e in near_units(b, u.pos, 50, b.enemy_of(self.side))
+                 if not self._out_of_range(u, e)]
+        return any(not hidden and self._shot_value(u, e) > 0
+                   for e, hidden in zip(cands, surely_hidden(b, u, cands)))
 
     def _out_of_range(self, u, e) -> bool:
         """Beyond the weapon's longest range whatever the bases' angles: the rules would

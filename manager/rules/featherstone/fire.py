@@ -27,6 +27,7 @@ from ...table_terrain import table_terrain
 from .losses import eliminate, half_up, hit_leaders_check, save_for, saving_rolls, \
     take_casualties
 from .moves import own_unit
+from .recall import recall
 from .state import (arm, crew, dice_for, engaged, firing_figures, footprint, is_skirmish,
                     near_units, profile)
 from .tables import (ARTILLERY_BANDS, ARTILLERY_RANGES, ARTILLERY_TO_HIT, CLOSE_CANISTER,
@@ -109,7 +110,13 @@ def square_face(battle, unit, target) -> int:
 
 
 def shot_spec(battle, unit, target, support: bool = False, force_band: str = "") -> Shot:
-    """The shot, or IllegalAction saying why it cannot be made."""
+    """The shot, or IllegalAction saying why it cannot be made (remembered until the
+    battle changes: the check, the commander's value and the resolution all ask it)."""
+    return recall(battle, "featherstone.shot", (unit.id, target.id, support, force_band),
+                  (unit, target), lambda: _shot_spec(battle, unit, target, support, force_band))
+
+
+def _shot_spec(battle, unit, target, support: bool, force_band: str) -> Shot:
     need(target.side != unit.side and not target.eliminated, f"{target.name} is not an enemy")
     fp, tfp = footprint(battle, unit), footprint(battle, target)
     rng = fp.polygon().distance(tfp.polygon())

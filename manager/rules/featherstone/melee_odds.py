@@ -327,13 +327,18 @@ def resolve_melee_odds(battle, action) -> Odds:
     return melee_odds(battle, find(battle, action.defender), action.support)
 
 
-def charge_odds(battle, action, exact: bool = True) -> Odds:
+def charge_odds(battle, action, exact: bool = True, shared: dict | None = None,
+                melees: dict | None = None) -> Odds:
     """Before a charge: the target's one morale roll, each face's answer (it breaks or falls
     back; or wavers, stands, fires first, forms square or counter-charges) and, for each
     answer that stands, the melee as it would then be fought (support fire, first fire,
     the halt, the charger's check, disorder before the strikes). Batteries and evading
     skirmishers are shown as the melee if they stand; a battery's canister, the charger's
-    check after it and the crew's shelter come first (battery_odds)."""
+    check after it and the crew's shelter come first (battery_odds). `shared`: support
+    fire kept for another charge_odds of the same charge on a battle that differs only
+    in marks support fire never reads (`lend`, `counter_seven`; see _shared_support);
+    `melees`: each answer's melee kept likewise, for battles that differ only in marks
+    no melee reads (the target's `counter_seven`)."""
     from .charges import answers, charge_path, charged_reread, check_charge, reaction_for
     from .losses import moved_leaders
     from .state import is_skirmish
@@ -357,8 +362,9 @@ def charge_odds(battle, action, exact: bool = True) -> Odds:
         return odds
     mixed: dict = {}
     lines: dict = {}
-    memo: dict = {}
-    shared: dict = {}                 # support fire, by the charged unit's formation
+    memo: dict = {} if melees is None else melees
+    if shared is None:
+        shared = {}                   # support fire, by the charged unit's formation
     risk = stray_risk(battle, target)
     for face, column, score in answers(battle, unit, target):
         again = charged_reread(battle, target, face, score) if column == "rally" else None

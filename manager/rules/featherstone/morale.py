@@ -7,6 +7,8 @@ unless the unit is more than 8 inches from any enemy and not under threat.
 """
 from __future__ import annotations
 
+import math
+
 from ...events import declare_event
 from ...footprint import distance
 from ...model.forces import mark
@@ -120,7 +122,11 @@ def may_influence(battle, leader, unit) -> str:
         return f"{leader.name} is not a general of this side"
     if mark_leader_barred(battle, leader):
         return f"{leader.name} escaped an overrun and has no influence this turn"
-    if footprint(battle, unit).polygon().distance(_pt(leader.pos)) > GENERAL_NEAR:
+    fp = footprint(battle, unit)
+    # the base lies within half its diagonal of its centre: a general farther than that
+    # beyond GENERAL_NEAR is out of reach without measuring to the shape (most are)
+    if distance(fp.centre, leader.pos) - math.hypot(fp.frontage, fp.depth) / 2 > \
+            GENERAL_NEAR + 1e-6 or fp.polygon().distance(_pt(leader.pos)) > GENERAL_NEAR:
         return f"{leader.name} is more than {GENERAL_NEAR} inches from {unit.name}"
     return ""
 
