@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import math
 
 import numpy as np
 
+from ... import spatial
 from ...errors import IllegalAction
-from ...footprint import angle_between, aspect, bearing, closer_than, distance, heading
+from ...footprint import EPS, angle_between, bearing, closer_than, distance, heading
 from ...game_actions import Charge, MoveUnit
 from ...odds import Dist
 from ...table_terrain import table_terrain
-from .combat import blow, blow_hits, charge_odds
+from .combat import Strike, blow_hits, charge_odds
 from .moves import check_charge_path
 from .tables import FIRE_ARC, MOVE, RANGE
 from .units import footprint, inactive, near, on_hilltop, taken, utype
@@ -34,6 +36,7 @@ STAGING_TRIED = 8       # the most charge paths checked from staging spots, per 
 DETOUR_SPOTS = 6        # the staging spots a detour steers by (best, near first)
 CRAMPED = 1.5          # worth lost at a spot hard against a friendly base
 DETOUR_WEIGHT = 0.3     # worth lost per inch a staging spot stays away after a detour
+FRIENDS = 2 * MOVE["cavalry"] + 9.0   # friends scanned once a decision for "cramped"
 EXPOSURE_WEIGHT = 0.25  # a hit taken waiting counts a quarter of a hit dealt: the horse
                         # that waits out of musket range never charges at all
 
@@ -78,36 +81,42 @@ class CavalryMixin:
     # ---- the look-ahead: a spot to charge from next turn --------------------------------
     def _chargeable(self, e) -> bool:
         """Cavalry may reach it: not in a wood or on broken ground."""
-        kinds = table_terrain(self.battle.battlefield).kinds_at(
-            footprint(self.battle, e).polygon())
-        return not ({"woods", "rough", "marsh", "lake"} & set(kinds))
+        b = self.battle                  # (once per unit record: the ground never moves)
+        return spatial.own_base(b, "d3.chargeable", e, lambda: not (
+            {"woods", "rough", "marsh", "lake"}
+            & set(table_terrain(b.battlefield).kinds_at(footprint(b, e).polygon()))))
 
     def _targets(self, u, reach: float) -> list:
         b = self.battle
         return [e for e in near(b, u.pos, reach, b.enemy_of(self.side)) if self._chargeable(e)]
 
-    def _blow_worth(self, u, e, spot, blows: dict) -> float:
-        """The blow's worth from `spot` (a flank or rear doubles it); `blows` memoises it
+    def _blow_worth(self, u, e, double: bool, blows: dict) -> float:
+        """The blow's worth on `e` (`double`: from its flank or rear); `blows` memoises it
         by target and strike for the spots of one look-ahead."""
         b = self.battle
         if e.id not in blows:                    # the target's own part, once per target
             blows[e.id] = (1 if on_hilltop(b, e) else 0) + (1 if utype(e) == "cavalry" else 0)
         minus = blows[e.id]
-        double = aspect(footprint(b, e), spot) != "front"
         key = (e.id, minus, double)
         if key not in blows:
-            s = type(blow(b, u, e))(minus, double)
+            s = Strike(minus, double)
             blows[key] = blow_value(Dist.die([blow_hits(b, s, f) for f in (1, 2, 3)]), e)
         return blows[key]
 
-    def _cramped(self, u, spot, facing) -> bool:
+    def _cramped(self, u, spot, facing, friends=None) -> bool:
         """A spot hard against a friendly base: no pivot and no straight line out of
-        it, since no one but skirmishers passes through friends."""
+        it, since no one but skirmishers passes through friends. `friends`: the live
+        friends within `FRIENDS` of the horse (one scan per decision; every spot asked
+        lies within two moves of it, so these hold all within 8 inches of the spot)."""
         b = self.battle
         fp = footprint(b, u, x=spot[0], y=spot[1], facing=facing)
+        close = near(b, spot, 8, self.side) if friends is None else \
+            [f for f in friends if distance(f.pos, spot) <= 8]
         return any(f.id != u.id and utype(f) != "skirmishers"
-                   and closer_than(fp, footprint(b, f), 1.5)
-                   for f in near(b, spot, 8, self.side))
+                   and closer_than(fp, footprint(b, f), 1.5) for f in close)
+
+    def _friends(self, u) -> list:
+        return near(self.battle, u.pos, FRIENDS, self.side)
 
     def _shooters(self) -> list:
         """(x, y, facing, reach, weight) of the enemy foot and guns, in live_units order."""
@@ -143,34 +152,37 @@ class CavalryMixin:
         turn = np.minimum(turn, 360 - turn)
         hit = (dist <= reach) & (turn <= FIRE_ARC + 15)
         edge = (np.abs(dist - reach) < 1e-6) | (np.abs(turn - FIRE_ARC - 15) < 1e-6)
-        out = []
-        for k, spot in enumerate(spots):
-            total = float(weight[hit[k] & ~edge[k]].sum())
-            for j in np.flatnonzero(edge[k]):
-                total += self._exposure(spot, [shooters[j]])
-            out.append(total)
+        # (the weights are 1 and 2: their sums are exact in any order)
+        out = ((hit & ~edge) * weight).sum(axis=1).tolist()
+        for k, j in zip(*np.nonzero(edge)):
+            out[k] += self._exposure(spots[k], [shooters[j]])
         return out
 
     def _candidates(self, u, reach: float) -> list:
         """[bound, spot, target] of the ring spots within `reach` of the unit round each
         chargeable enemy; bound = the blow's worth less a quarter of the musketry on the
         spot, an upper bound of its worth (only "cramped" is still to take off)."""
-        found = []
+        b = self.battle
+        found, blows = [], {}
         for e in self._targets(u, reach + max(RINGS)):
             away = bearing(e.pos, u.pos)
             ways = [away + d for d in (-90, -45, 0, 45, 90)]
             ways += [e.facing + 90, e.facing + 180, e.facing + 270]
+            heads = [heading(w % 360) for w in ways]
+            fp = footprint(b, e)
+            # aspect(fp, spot) != "front", its very test: beyond the diagonals' angle
+            corner = math.degrees(math.atan2(fp.frontage / 2, fp.depth / 2)) + EPS
             for r in RINGS:
-                for w in ways:
-                    hx, hy = heading(w % 360)
+                for hx, hy in heads:
                     spot = (round(e.x + hx * r, 2), round(e.y + hy * r, 2))
                     if distance(u.pos, spot) <= reach:
-                        found.append((spot, e))
-        blows: dict = {}
-        return [[self._blow_worth(u, e, spot, blows) - EXPOSURE_WEIGHT * x, spot, e]
-                for (spot, e), x in zip(found, self._exposures([s for s, _ in found]))]
+                        double = angle_between(bearing(fp.centre, spot), fp.facing) > corner
+                        found.append((self._blow_worth(u, e, double, blows), spot, e))
+        return [[worth - EXPOSURE_WEIGHT * x, spot, e]
+                for (worth, spot, e), x in zip(found, self._exposures([s for _, s, _ in found]))]
 
-    def _staging(self, u, candidates, paths: dict, within=None, floor=-99.0, lean=0.0):
+    def _staging(self, u, candidates, paths: dict, within=None, floor=-99.0, lean=0.0,
+                 friends=None):
         """(worth, spot, target) of the spots from which a charge would be on as the
         ground and the units stand now, the most worth first, lazily: a spot's "cramped"
         is judged only when its bound leads, and its charge path (memoised in `paths`
@@ -190,7 +202,7 @@ class CavalryMixin:
                 return
             facing = round(bearing(spot, e.pos)) % 360
             if not exact:
-                cramped = CRAMPED if self._cramped(u, spot, facing) else 0.0
+                cramped = CRAMPED if self._cramped(u, spot, facing, friends) else 0.0
                 heapq.heappush(heap, (neg + cramped, k, True, spot, e))
                 continue
             key = (spot, e.id)
@@ -212,7 +224,9 @@ class CavalryMixin:
         if not candidates:
             return None
         paths: dict = {}
-        for value, spot, e in self._staging(u, candidates, paths, MOVE["cavalry"] - 0.05, floor):
+        friends = self._friends(u)
+        for value, spot, e in self._staging(u, candidates, paths, MOVE["cavalry"] - 0.05, floor,
+                                            friends=friends):
             action = MoveUnit(u.id, spot, round(bearing(spot, e.pos)) % 360)
             if self.legal(action):
                 return action
@@ -220,7 +234,8 @@ class CavalryMixin:
             return None
         # the spots a detour steers by: its score below is worth less DETOUR_WEIGHT an inch
         staging = list(itertools.islice(
-            self._staging(u, candidates, paths, lean=DETOUR_WEIGHT), DETOUR_SPOTS))
+            self._staging(u, candidates, paths, lean=DETOUR_WEIGHT, friends=friends),
+            DETOUR_SPOTS))
         if not staging:
             return None
         now = min(distance(u.pos, s[1]) for s in staging)
@@ -239,7 +254,7 @@ class CavalryMixin:
         for score, to in moves:
             if best is not None and score <= best[0]:
                 break
-            score -= CRAMPED if self._cramped(u, to, u.facing) else 0.0
+            score -= CRAMPED if self._cramped(u, to, u.facing, friends) else 0.0
             if best is not None and score <= best[0]:
                 continue
             e = min(staging, key=lambda s: distance(to, s[1]))[2]

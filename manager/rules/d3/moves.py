@@ -10,9 +10,10 @@ from __future__ import annotations
 from ... import spatial
 from ...actions import need
 from ...events import LeaderMoved, UnitMoved, declare_event
-from ...footprint import angle_between, bearing, contact_point, distance, overlap
+from ...footprint import angle_between, bearing, distance, overlap
 from ...model.forces import mark
 from ..common import check_ride, own_unit  # noqa: F401  (own_unit: for combat)
+from .contact import contact_point
 from .tables import CHARGE_TURN, GENERAL_DANGER, GENERAL_MOVE, MOVE
 from .units import (activate, engaged, footprint, ground_refusal, inactive,
                     threatened_general, utype)

@@ -7,16 +7,21 @@ shot), `charging` (its target). A general's once-a-turn re-roll is `Leader.ralli
 """
 from __future__ import annotations
 
+import math
+
 from shapely.geometry import Point
 
 from ... import spatial
 from ...events import declare_event
-from ...footprint import (Footprint, Sweep, closer_than, distance, inside, overlap,
-                          segment)
+from ...footprint import EPS, Footprint, Sweep, box, closer_than, distance, overlap, segment
+from ...geometry import per_battlefield
 from ...model.forces import mark
 from ...table_terrain import table_terrain
 from .tables import (CROSSING_LANDING, DEPTH, EVENTS, FRONTAGE, GENERAL_REROLL_REACH,
                      PROFILES)
+
+# the largest half-diagonal of any base at frontage_scale 1
+HALF_DIAGONAL = max(math.hypot(FRONTAGE[t], DEPTH[t]) for t in FRONTAGE) / 2
 
 Activation = declare_event("Activation", "{unit} tests to {what}: {detail} -> {result}",
                            unit=str, what=str, detail=str, result=str)
@@ -134,24 +139,30 @@ def ground_refusal(battle, unit, start: Footprint, end: Footprint, ignore=(),
     """Why the unit may not go from start to end in a straight line ('' when it may);
     a charge may end touching enemies (the one it charges, and any beside it)."""
     bf = battle.battlefield
-    if not inside(end, bf.width, bf.height):
+    # (the base's box is its polygon's bounds: the very test of footprint.inside)
+    minx, miny, maxx, maxy = box(end)
+    if not (minx >= -EPS and miny >= -EPS and maxx <= bf.width + EPS and
+            maxy <= bf.height + EPS):
         return "the base would leave the table"
     t = table_terrain(bf)
+    boxes = _boxes(bf)
     kind = utype(unit)
     sweep = Sweep(start, end)
-    crossed = t.kinds_at(sweep.hull)
+    # a hull whose box meets no area's box touches none: the hull is not even built
+    crossed = t.kinds_at(sweep.hull) if _meets(sweep.box, boxes.areas) else ()
     if "lake" in crossed or "marsh" in crossed:
         return "marsh and lakes are impassable"
     if "woods" in crossed and kind != "skirmishers":
         return "only skirmishers enter woods"
     if "rough" in crossed and kind not in ("infantry", "skirmishers"):
         return "only infantry and skirmishers enter difficult ground"
-    if t.covered(end.polygon(), ("town",)) >= 0.5 and kind not in ("infantry", "cavalry"):
+    if kind not in ("infantry", "cavalry") and _meets(box(end), boxes.towns) and \
+            t.covered(end.polygon(), ("town",)) >= 0.5:
         return "only infantry and cavalry may end a move in a town"
     why = _water(battle, unit, start, end)
     if why:
         return why
-    for o in near(battle, end.centre, distance(start.centre, end.centre) + 10):
+    for o in _near_path(battle, start, end):
         if o.id == unit.id or o.id in ignore:
             continue
         ofp = footprint(battle, o)
@@ -166,12 +177,49 @@ def ground_refusal(battle, unit, start: Footprint, end: Footprint, ignore=(),
     return ""
 
 
+def _near_path(battle, start: Footprint, end: Footprint) -> list:
+    """The units of the old scan (centre within the move's length + 10 of the end, in
+    live_units order) that could stand on, touch or be crossed by the move: only those
+    whose centre lies within both half-diagonals (+ 0.1) of the path of the centre (the
+    swept ground lies within the mover's half-diagonal of it). The rest pass every test."""
+    reach = distance(start.centre, end.centre) + 10
+    k = float(battle.option("frontage_scale", 1.0) or 1.0)
+    margin = max(math.hypot(start.frontage, start.depth), math.hypot(end.frontage, end.depth)) \
+        / 2 + HALF_DIAGONAL * abs(k) + 0.1 + 1e-6
+    return [o for o in spatial.unit_grid(battle).along(start.centre, end.centre, margin)
+            if distance(o.pos, end.centre) <= reach]
+
+
+class _Boxes:
+    """The bounds of the table's area pieces (all, and towns) and of its rivers and
+    streams, once per battlefield: a move whose box meets none of them crosses none, so
+    no shape need be built (shapely's tests are false for shapes whose boxes are apart)."""
+
+    def __init__(self, battlefield):
+        t = table_terrain(battlefield)
+        self.areas = [shape.bounds for _kind, shape, _ in t.pieces]
+        self.towns = [shape.bounds for kind, shape, _ in t.pieces if kind == "town"]
+        self.water = [line.bounds for k in ("river", "stream") for _, line in t.lines.get(k, [])]
+
+
+_boxes = per_battlefield(_Boxes)
+
+
+def _meets(b, bounds) -> bool:
+    """Does box b (minx, miny, maxx, maxy) meet any of the bounds?"""
+    return any(not (c[0] > b[2] or b[0] > c[2] or c[1] > b[3] or b[1] > c[3]) for c in bounds)
+
+
 def _water(battle, unit, start, end) -> str:
     """Rivers only at a bridge or ford, streams not for guns (option `artillery_streams`:
     or at a bridge); either takes a full move, bridges too (option `bridge_crossing`):
     the crossing move starts at the bank and ends on the far bank."""
     if distance(start.centre, end.centre) < 1e-9:
         return ""
+    (ax, ay), (bx, by) = start.centre, end.centre
+    if not _meets((min(ax, bx), min(ay, by), max(ax, bx), max(ay, by)),
+                  _boxes(battle.battlefield).water):
+        return ""                       # the path's box meets no river's or stream's
     t = table_terrain(battle.battlefield)
     path = segment(start.centre, end.centre)
     for f, p in t.crossings(path, ("river", "stream")):

@@ -1,0 +1,83 @@
+"""Where a charging base first touches its target: `footprint.contact_point`, the very
+same floats, with most of its shapely distances replaced by arithmetic.
+
+The shared function bisects (28 halvings) on "are the bases more than EPS apart?",
+asking shapely each time; the cavalry look-ahead asks it for hundreds of spots a turn.
+For two rectangles the separating-axis gap s (the largest separation of their
+projections on the four axes of the two bases) bounds the true gap g:
+s <= g <= sqrt(2) * s when s > 0 (the bases' difference is a convex polygon whose edge
+normals turn by at most 90 degrees: its sides moved out by s stay within sqrt(2) * s
+of it), and g = 0 when s <= 0. So g > EPS is certain when s > EPS and certainly false
+when s < EPS / sqrt(2), each with a margin far above the rounding of either; only the
+last few halvings, where s falls between, ask shapely. Every decision is the one the
+shared function takes, so every answer is its answer (tests/manager/test_d3_speed.py).
+"""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from ...footprint import EPS, Footprint, contact_point as shared_contact_point, gap, \
+    heading, surely_apart
+
+MARGIN = 1e-9                  # inches: far above the rounding of coordinates under 1e4
+LOW = EPS / math.sqrt(2)
+
+
+def _axes(mover: Footprint, target: Footprint, along: float):
+    """[(a, b, e)] for the four axes u: separation at d = |d * a - b| - e (a = u.f,
+    b = u.(target centre - mover centre), e = both half-widths on u)."""
+    fx, fy = heading(along)
+    tx, ty = heading(target.facing)
+    dx, dy = target.x - mover.x, target.y - mover.y
+    mhd, mhf = mover.depth / 2, mover.frontage / 2
+    thd, thf = target.depth / 2, target.frontage / 2
+    out = []
+    for ux, uy in ((fx, fy), (-fy, fx), (tx, ty), (-ty, tx)):
+        e = (mhd * abs(ux * fx + uy * fy) + mhf * abs(-ux * fy + uy * fx)
+             + thd * abs(ux * tx + uy * ty) + thf * abs(-ux * ty + uy * tx))
+        out.append((ux * fx + uy * fy, ux * dx + uy * dy, e))
+    return out
+
+
+@lru_cache(maxsize=8192)
+def contact_point(mover: Footprint, target: Footprint, along: float):
+    """`footprint.contact_point(mover, target, along)`, the same answer (see above; like
+    it, the mover is moved faced `along`, whatever its own facing)."""
+    axes = _axes(mover, target, along)
+    fx, fy = heading(along)
+
+    def apart(d: float) -> bool:
+        s = max(abs(d * a - b) - e for a, b, e in axes)
+        if s > EPS + MARGIN:
+            return True
+        if s < LOW - MARGIN:
+            return False
+        fp = mover.moved(mover.x + fx * d, mover.y + fy * d, along)
+        return surely_apart(fp, target, EPS) or gap(fp, target) > EPS
+
+    far = math.hypot(mover.x - target.x, mover.y - target.y) + mover.frontage + \
+        mover.depth + target.frontage + target.depth
+    if not apart(0.0):                   # touching from the start: the shared branch
+        return shared_contact_point(mover, target, along)
+    lo, hi = 0.0, far
+    if apart(far):
+        # the shared function samples 65 points of the path and bisects up to the first
+        # of the closest: the first sample whose bases surely overlap (gap 0), when all
+        # before it are surely apart; anything less clear is left to it
+        for i in range(65):
+            s = max(abs(far * i / 64 * a - b) - e for a, b, e in axes)
+            if s < -MARGIN:
+                hi = far * i / 64
+                break
+            if s <= MARGIN:
+                return shared_contact_point(mover, target, along)
+        else:
+            return shared_contact_point(mover, target, along)
+    for _ in range(28):
+        mid = (lo + hi) / 2
+        if apart(mid):
+            lo = mid
+        else:
+            hi = mid
+    return (mover.x + fx * hi, mover.y + fy * hi)

@@ -1,0 +1,176 @@
+"""Issue 17's d3 speed-ups give the answers of the slower code they stand in for."""
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from manager.footprint import Footprint, bearing, contact_point as shared_contact_point
+from manager.rules.d3.contact import contact_point
+
+coord = st.floats(0, 40, allow_nan=False)
+facing = st.one_of(st.integers(0, 359).map(float), st.floats(0, 359.99))
+ROOT = Path(__file__).resolve().parents[2]
+size = st.sampled_from([(4.0, 2.0), (3.0, 1.5), (2.0, 1.0), (4.0, 4.0)])
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(coord, coord, facing, size, coord, coord, facing, size, st.floats(-60, 60),
+       st.booleans())
+def test_d3_contact_point_is_the_shared_one(mx, my, mf, ms, tx, ty, tf, ts, off, aim):
+    """The same point (float for float) or None, whether the mover heads at the target
+    (a charge: round(bearing) like charge_plan), aside of it, or from touching."""
+    mover = Footprint(mx, my, mf, *ms)
+    target = Footprint(tx, ty, tf, *ts)
+    way = round(bearing(mover.centre, target.centre)) % 360 if aim else \
+        (bearing(mover.centre, target.centre) + off) % 360
+    mover = mover.moved(mx, my, way) if aim else mover
+    assert contact_point(mover, target, way) == shared_contact_point(mover, target, way)
+
+
+# ---- ground_refusal: boxes first, shapes only where a box meets -------------------------
+def _old_ground_refusal(battle, unit, start, end, ignore=(), charging=False) -> str:
+    """ground_refusal as it was before the box pre-checks (the reference)."""
+    from manager.footprint import Sweep, closer_than, distance, inside, overlap, segment
+    from manager.rules.d3.tables import CROSSING_LANDING
+    from manager.rules.d3.units import footprint, near, utype
+    from manager.table_terrain import table_terrain
+    bf = battle.battlefield
+    if not inside(end, bf.width, bf.height):
+        return "the base would leave the table"
+    t = table_terrain(bf)
+    kind = utype(unit)
+    sweep = Sweep(start, end)
+    crossed = t.kinds_at(sweep.hull)
+    if "lake" in crossed or "marsh" in crossed:
+        return "marsh and lakes are impassable"
+    if "woods" in crossed and kind != "skirmishers":
+        return "only skirmishers enter woods"
+    if "rough" in crossed and kind not in ("infantry", "skirmishers"):
+        return "only infantry and skirmishers enter difficult ground"
+    if t.covered(end.polygon(), ("town",)) >= 0.5 and kind not in ("infantry", "cavalry"):
+        return "only infantry and cavalry may end a move in a town"
+    if distance(start.centre, end.centre) >= 1e-9:
+        path = segment(start.centre, end.centre)
+        for f, p in t.crossings(path, ("river", "stream")):
+            if f.kind == "river" and not t.crossing_at(p):
+                return f"{f.name or 'the river'} is crossed only at a bridge or ford"
+            at_bridge = t.crossing_at(p) == "bridge"
+            if f.kind == "stream" and utype(unit) == "artillery" and not (
+                    at_bridge and battle.option("artillery_streams") == "at_bridges"):
+                return "artillery cannot cross a stream"
+            if at_bridge and battle.option("bridge_crossing") == "free":
+                continue
+            if distance(start.centre, (p.x, p.y)) > end.depth / 2 + CROSSING_LANDING or \
+                    distance((p.x, p.y), end.centre) > end.depth / 2 + CROSSING_LANDING:
+                return f"crossing {f.name or f.kind} takes the whole move: start at the bank " \
+                       f"and end on the far bank"
+    for o in near(battle, end.centre, distance(start.centre, end.centre) + 10):
+        if o.id == unit.id or o.id in ignore:
+            continue
+        ofp = footprint(battle, o)
+        if overlap(end, ofp):
+            return f"it would stand on {o.name}"
+        if not charging and o.side != unit.side and closer_than(end, ofp, 0.1):
+            return f"only a charge may touch {o.name}"
+        through = sweep.crosses(ofp)
+        if through and (o.side != unit.side or not (kind == "skirmishers"
+                                                     or utype(o) == "skirmishers")):
+            return f"{o.name} is in the way (only skirmishers pass through friends)"
+    return ""
+
+
+_BATTLES: dict = {}
+
+
+def _battle(name: str):
+    """The opening battle of a scenario under d3 (loaded once for the module)."""
+    if name not in _BATTLES:
+        from manager.scenario_io import load_scenario
+        _BATTLES[name] = load_scenario(ROOT / "scenarios" / f"{name}.toml", "d3")
+    return _BATTLES[name]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["hanau", "austerlitz"]), st.integers(0, 10 ** 6), st.floats(0, 1),
+       st.floats(0, 1), st.floats(0, 16), st.floats(0, 360), st.integers(0, 359),
+       st.booleans())
+def test_d3_ground_refusal_is_the_old_one(name, pick, fx, fy, d, way, facing, charging):
+    """Any straight move of any unit anywhere on Hanau's or Austerlitz's table (woods,
+    rough, marsh, town, river, stream, and the armies in place) is refused for the
+    same reason, or allowed, as by the check without the box pre-checks."""
+    from manager.footprint import heading
+    from manager.rules.d3.units import footprint, ground_refusal
+    b = _battle(name)
+    units = b.live_units()
+    u = units[pick % len(units)]
+    bf = b.battlefield
+    x, y = fx * bf.width, fy * bf.height
+    hx, hy = heading(way)
+    start = footprint(b, u, x=x, y=y, facing=round(way) % 360)
+    end = footprint(b, u, x=x + hx * d, y=y + hy * d, facing=facing)
+    ignore = (units[(pick + 1) % len(units)].id,) if charging else ()
+    assert ground_refusal(b, u, start, end, ignore, charging) == \
+        _old_ground_refusal(b, u, start, end, ignore, charging)
+
+
+def test_d3_ground_refusal_box_checks_are_not_vacuous():
+    """On Hanau the box pre-checks pass over many moves in the open, and the shapes still
+    refuse the wood, the marsh, rough ground and the river's crossing, as before."""
+    from manager.footprint import box, heading
+    from manager.rules.d3.units import _boxes, _meets, footprint, ground_refusal, utype
+    b = _battle("hanau")
+    boxes = _boxes(b.battlefield)
+    assert boxes.areas and boxes.towns and boxes.water
+    u = next(u for u in b.live_units() if utype(u) == "cavalry")
+    reasons, in_the_open = set(), 0
+    for x in range(2, 47, 2):
+        for y in range(2, 35, 2):
+            for way in (0, 90):
+                hx, hy = heading(way)
+                start = footprint(b, u, x=float(x), y=float(y), facing=way)
+                end = footprint(b, u, x=x + hx * 4, y=y + hy * 4, facing=way)
+                why = ground_refusal(b, u, start, end)
+                assert why == _old_ground_refusal(b, u, start, end)
+                reasons.add(why)
+                in_the_open += not _meets(box(start, end), boxes.areas)
+    assert in_the_open > 50
+    assert {"only skirmishers enter woods", "marsh and lakes are impassable",
+            "only infantry and skirmishers enter difficult ground", ""} <= reasons
+    assert any(r.startswith("crossing") for r in reasons)
+    assert any("crossed only at a bridge or ford" in r for r in reasons)
+
+
+def test_d3_contact_and_ground_are_the_old_ones_in_play(monkeypatch):
+    """Two Austerlitz turns of the automatic commanders: every contact point and every
+    ground check the game asks is the shared / old function's answer."""
+    import sys
+
+    from manager.autopilot import Autopilot
+    from manager.rules.d3 import moves, units
+    from manager.session import Session
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_common import AUSTERLITZ, scenario
+    asked = {"contact": 0, "ground": 0, "refused": 0}
+    fast_contact, fast_ground = moves.contact_point, units.ground_refusal
+
+    def contact(mover, target, along):
+        asked["contact"] += 1
+        got = fast_contact(mover, target, along)
+        assert got == shared_contact_point(mover, target, along)
+        return got
+
+    def ground(battle, unit, start, end, ignore=(), charging=False):
+        asked["ground"] += 1
+        got = fast_ground(battle, unit, start, end, ignore, charging)
+        assert got == _old_ground_refusal(battle, unit, start, end, ignore, charging)
+        asked["refused"] += bool(got)
+        return got
+
+    monkeypatch.setattr(moves, "contact_point", contact)
+    monkeypatch.setattr(moves, "ground_refusal", ground)
+    s = Session(scenario(AUSTERLITZ, "d3", seed=1, turns=2))
+    ap = Autopilot(s)
+    ap.step()
+    while not s.battle.state.over and s.battle.state.turn <= 2:
+        ap.play_turn()
+    assert asked["contact"] > 100 and asked["ground"] > 500
+    assert 0 < asked["refused"] < asked["ground"]
