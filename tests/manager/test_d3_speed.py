@@ -174,3 +174,107 @@ def test_d3_contact_and_ground_are_the_old_ones_in_play(monkeypatch):
         ap.play_turn()
     assert asked["contact"] > 100 and asked["ground"] > 500
     assert 0 < asked["refused"] < asked["ground"]
+
+
+# ---- surely_blocked: a move whose centre runs through a base is refused -----------------
+D3_KINDS = ["line_infantry", "light_cavalry", "heavy_cavalry", "skirmishers", "foot_artillery"]
+spot = st.tuples(st.floats(4, 44), st.floats(4, 32))
+
+
+def _ground(battle, unit, to, facing) -> str:
+    """ground_refusal of a MoveUnit, on the bases check_move_unit draws."""
+    from manager.footprint import bearing
+    from manager.rules.d3.units import footprint, ground_refusal
+    moving = footprint(battle, unit, facing=bearing(unit.pos, to))
+    end = footprint(battle, unit, x=to[0], y=to[1], facing=facing)
+    return ground_refusal(battle, unit, moving, end)
+
+
+def _refused(s, action) -> bool:
+    from manager.errors import IllegalAction
+    try:
+        s.ruleset.check(s.battle, action)
+        return False
+    except IllegalAction:
+        return True
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(spot, spot, st.integers(0, 359), st.integers(0, 359), st.sampled_from(D3_KINDS),
+       st.sampled_from(D3_KINDS), st.booleans(), st.floats(0.3, 2.0), st.floats(-3, 3),
+       st.integers(0, 359))
+def test_d3_surely_blocked_moves_are_refused(a, o, fa, fo, ka, ko, friend, past, aside,
+                                             facing):
+    """A move aimed at, past or beside another base (friend or enemy, any kinds): when
+    the pre-check says "through a base", the rules refuse it, whatever the facing."""
+    import sys
+    sys.path.insert(0, str(ROOT / "tests"))
+    from builders import build_table, piece, session_at
+
+    from manager import game_actions as ga
+    from manager.footprint import bearing, heading
+    from manager.rules.d3.moves import surely_blocked
+    b = build_table([piece("a", "blue", ka, a, facing=fa),
+                     piece("o", "blue" if friend else "red", ko, o, facing=fo)], "d3")
+    s, _ = session_at(b, "move", side="blue")
+    u = s.battle.units["a"]
+    hx, hy = heading(bearing(a, o))
+    to = (round(a[0] + (o[0] - a[0]) * past - hy * aside, 2),
+          round(a[1] + (o[1] - a[1]) * past + hx * aside, 2))
+    if surely_blocked(s.battle, u, to):
+        assert _ground(s.battle, u, to, facing)              # the ground, not the allowance
+        assert _refused(s, ga.MoveUnit("a", to, facing))
+
+
+def test_d3_surely_blocked_is_not_vacuous():
+    """Straight through a friend's line is claimed (and refused); beside it, or for
+    skirmishers passing friends, it is not claimed."""
+    import sys
+    sys.path.insert(0, str(ROOT / "tests"))
+    from builders import build_table, piece, session_at
+
+    from manager import game_actions as ga
+    from manager.rules.d3.moves import surely_blocked
+    b = build_table([piece("a", "blue", "line_infantry", (20, 30)),
+                     piece("k", "blue", "skirmishers", (30, 30)),
+                     piece("f", "blue", "line_infantry", (20, 27)),
+                     piece("g", "blue", "line_infantry", (30, 27))], "d3")
+    s, _ = session_at(b, "move", side="blue")
+    a, k = s.battle.units["a"], s.battle.units["k"]
+    assert surely_blocked(s.battle, a, (20, 24.5))
+    assert _refused(s, ga.MoveUnit("a", (20, 24.5), 0))
+    assert not surely_blocked(s.battle, a, (14, 30))
+    assert not _refused(s, ga.MoveUnit("a", (14, 30), 0))
+    assert not surely_blocked(s.battle, k, (30, 24.5))
+
+
+def test_d3_surely_blocked_in_play(monkeypatch):
+    """Two Austerlitz turns: every move the commanders' pre-check passes over is refused
+    by the rules (and many are passed over)."""
+    import sys
+
+    from manager import game_actions as ga
+    from manager.autopilot import Autopilot
+    from manager.rules.d3 import cavalry, commander, moves
+    from manager.session import Session
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_common import AUSTERLITZ, scenario
+    s = Session(scenario(AUSTERLITZ, "d3", seed=1, turns=2))
+    claimed = [0]
+
+    def checked(battle, unit, to):
+        got = moves.surely_blocked(battle, unit, to)
+        if got:
+            claimed[0] += 1
+            for facing in (0, 137, unit.facing):
+                assert _ground(battle, unit, to, facing), (unit.id, to)
+                assert _refused(s, ga.MoveUnit(unit.id, to, facing)), (unit.id, to)
+        return got
+
+    monkeypatch.setattr(commander, "surely_blocked", checked)
+    monkeypatch.setattr(cavalry, "surely_blocked", checked)
+    ap = Autopilot(s)
+    ap.step()
+    while not s.battle.state.over and s.battle.state.turn <= 2:
+        ap.play_turn()
+    assert claimed[0] > 100

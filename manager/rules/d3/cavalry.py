@@ -24,7 +24,7 @@ from ...game_actions import Charge, MoveUnit
 from ...odds import Dist
 from ...table_terrain import table_terrain
 from .combat import Strike, blow_hits, charge_odds
-from .moves import check_charge_path
+from .moves import check_charge_path, surely_blocked
 from .tables import FIRE_ARC, MOVE, RANGE
 from .units import footprint, inactive, near, on_hilltop, taken, utype
 
@@ -228,7 +228,7 @@ class CavalryMixin:
         for value, spot, e in self._staging(u, candidates, paths, MOVE["cavalry"] - 0.05, floor,
                                             friends=friends):
             action = MoveUnit(u.id, spot, round(bearing(spot, e.pos)) % 360)
-            if self.legal(action):
+            if not surely_blocked(self.battle, u, spot) and self.legal(action):
                 return action
         if floor > 0:
             return None
@@ -259,7 +259,7 @@ class CavalryMixin:
                 continue
             e = min(staging, key=lambda s: distance(to, s[1]))[2]
             action = MoveUnit(u.id, to, round(bearing(to, e.pos)) % 360)
-            if self.legal(action):
+            if not surely_blocked(self.battle, u, to) and self.legal(action):
                 best = (score, action)
         return best[1] if best else None
 
@@ -284,6 +284,6 @@ class CavalryMixin:
                 if best is not None and gap >= best[0]:
                     continue
                 action = MoveUnit(u.id, to, round(bearing(to, e.pos)) % 360)
-                if self.legal(action):
+                if not surely_blocked(b, u, to) and self.legal(action):
                     best = (gap, action)
         return best[1] if best else None

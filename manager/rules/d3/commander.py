@@ -14,7 +14,7 @@ from ..common import OrdersCommander
 from .cavalry import CavalryMixin
 from .combat import fire_odds, melees, shooter_refusal, surely_out_of_range
 from .tables import GENERAL_MOVE, MOVE, RANGE
-from .moves import lands_on_another
+from .moves import lands_on_another, surely_blocked
 from .reroll import RerollActivation, pending
 from .units import near, reroller, surely_hidden, threatened_general, utype
 
@@ -106,6 +106,8 @@ class Commander(CavalryMixin, OrdersCommander):
         for k in (1.0, 0.75, 0.5, 0.25):
             hx, hy = heading(way)
             to = (round(u.x + hx * want * k, 2), round(u.y + hy * want * k, 2))
+            if surely_blocked(b, u, to):             # through a base: refused, any facing
+                continue
             for facing in (face_to, round(way) % 360, u.facing):
                 if lands_on_another(b, u, to, facing):   # the rules would refuse it
                     continue

@@ -10,12 +10,12 @@ from __future__ import annotations
 from ... import spatial
 from ...actions import need
 from ...events import LeaderMoved, UnitMoved, declare_event
-from ...footprint import angle_between, bearing, distance, overlap
+from ...footprint import angle_between, bearing, distance, heading, overlap
 from ...model.forces import mark
 from ..common import check_ride, own_unit  # noqa: F401  (own_unit: for combat)
 from .contact import contact_point
 from .tables import CHARGE_TURN, GENERAL_DANGER, GENERAL_MOVE, MOVE
-from .units import (activate, engaged, footprint, ground_refusal, inactive,
+from .units import (HALF_DIAGONAL, activate, engaged, footprint, ground_refusal, inactive,
                     threatened_general, utype)
 
 ChargeMade = declare_event("ChargeMade", "{unit} charges {target}{how}", unit=str, target=str,
@@ -50,6 +50,54 @@ def lands_on_another(battle, unit, to, facing) -> bool:
     """Would the move end on another unit's base (ground_refusal refuses it)?"""
     end = footprint(battle, unit, x=to[0], y=to[1], facing=facing)
     return spatial.lands_on(battle, unit, end, footprint)
+
+
+DEEP = 0.01     # inches inside a base the path of the centre must run to be "through" it
+
+
+def surely_blocked(battle, unit, to) -> bool:
+    """Does the straight path of the unit's centre to `to` run through another unit's
+    base (at least DEEP inside it), one it may not pass through (an enemy; a friend,
+    unless either is skirmishers)? Then ground_refusal refuses the move whatever its
+    facing: the swept ground holds a disc of the mover's inner radius about every point
+    of that path, so it shares at least pi * DEEP^2 (three times the 1e-4 square inches
+    of Sweep.crosses) with that base. A cheap first look for the commander; False means
+    only "maybe not"."""
+    if distance(unit.pos, to) < 1e-9:
+        return False
+    k = abs(float(battle.option("frontage_scale", 1.0) or 1.0))
+    mover = footprint(battle, unit)
+    if min(mover.frontage, mover.depth) / 2 < DEEP:
+        return False
+    skirmishers = utype(unit) == "skirmishers"
+    for o in spatial.unit_grid(battle).along(unit.pos, to, HALF_DIAGONAL * k + 1e-6):
+        if o.id == unit.id or (o.side == unit.side and (
+                skirmishers or utype(o) == "skirmishers")):
+            continue
+        if _through(unit.pos, to, footprint(battle, o)):
+            return True
+    return False
+
+
+def _through(a, b, fp) -> bool:
+    """Does segment a-b run through the base shrunk by DEEP on every side?"""
+    fx, fy = heading(fp.facing)
+    lo, hi = 0.0, 1.0
+    ax, ay, bx, by = a[0] - fp.x, a[1] - fp.y, b[0] - fp.x, b[1] - fp.y
+    for ux, uy, half in ((fx, fy, fp.depth / 2 - DEEP), (-fy, fx, fp.frontage / 2 - DEEP)):
+        p0, p1 = ax * ux + ay * uy, bx * ux + by * uy
+        dp = p1 - p0
+        if half <= 0:
+            return False
+        if abs(dp) < 1e-12:
+            if abs(p0) > half:
+                return False
+            continue
+        t0, t1 = (-half - p0) / dp, (half - p0) / dp
+        lo, hi = max(lo, min(t0, t1)), min(hi, max(t0, t1))
+        if lo > hi:
+            return False
+    return True
 
 
 def resolve_move_unit(battle, action, dice) -> list:
