@@ -19,6 +19,8 @@ import shapely
 from shapely import from_wkb
 from shapely.geometry import LineString, Polygon
 
+from . import convex
+
 EPS = 1e-6
 
 
@@ -127,7 +129,18 @@ def overlap(a: Footprint, b: Footprint) -> bool:
     reach = (math.hypot(a.frontage, a.depth) + math.hypot(b.frontage, b.depth)) / 2 + 1e-6
     if (a.x - b.x) ** 2 + (a.y - b.y) ** 2 > reach * reach:
         return False
+    # plain arithmetic answers all but a knife edge (manager/convex.py), shapely the rest
+    sure = convex.area_above(_frame(a), a.x, a.y, _frame(b), b.x, b.y, 1e-4)
+    if sure is not None:
+        return sure
     return a.polygon().intersection(b.polygon()).area > 1e-4
+
+
+@lru_cache(maxsize=65536)
+def _frame(fp: Footprint) -> tuple:
+    """(fx, fy, half depth, half frontage, corners): the base's axes and corners."""
+    fx, fy = heading(fp.facing)
+    return fx, fy, fp.depth / 2, fp.frontage / 2, fp.corners()
 
 
 def in_arc(fp: Footprint, point, half_angle: float) -> bool:
@@ -204,18 +217,25 @@ def _box(fp: Footprint) -> tuple:
 def closer_than(a: Footprint, b: Footprint, inches: float) -> bool:
     """Is the gap between the bases under `inches`? The gap of shapely, measured only
     when the bases' circles do not already say no."""
-    return not surely_apart(a, b, inches) and gap(a, b) < inches
+    if surely_apart(a, b, inches):
+        return False
+    if inches > 0:
+        far = convex.gap_above(_frame(a), a.x, a.y, _frame(b), b.x, b.y, inches)
+        if far is not None:
+            return not far
+    return gap(a, b) < inches
 
 
 class Sweep:
     """The ground a straight move passes over (`swept`), asked which bases it crosses.
     Most bases asked are nowhere near: their boxes are apart from the move's, so
-    the hull is built, and an intersection measured, only for the few that could."""
+    the hull is built, and an intersection measured, only for the few that could;
+    of those, plain arithmetic tells nearly all (manager/convex.py)."""
 
-    __slots__ = ("a", "b", "box", "_hull")
+    __slots__ = ("a", "b", "box", "_hull", "_slabs")
 
     def __init__(self, a: Footprint, b: Footprint):
-        self.a, self.b, self._hull = a, b, None
+        self.a, self.b, self._hull, self._slabs = a, b, None, None
         self.box = box(a, b)
 
     @property
@@ -230,7 +250,27 @@ class Sweep:
         (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = self.box, box(fp)
         if bx0 > ax1 or ax0 > bx1 or by0 > ay1 or ay0 > by1:
             return False
+        sure = self._surely(fp, area)
+        if sure is not None:
+            return sure
         return self.hull.intersection(fp.polygon()).area > area
+
+    def _surely(self, fp: Footprint, area: float):
+        """True or False when plain arithmetic is certain, else None (manager/convex.py):
+        the hull's projections on the bases' axes and the move's normal first (most
+        bases near a move lie clear of it), then the exact area of the clipped shape."""
+        if self._slabs is None:
+            a, b = _frame(self.a), _frame(self.b)
+            axes = [(a[0], a[1]), (-a[1], a[0]), (b[0], b[1]), (-b[1], b[0])]
+            mx, my = self.b.x - self.a.x, self.b.y - self.a.y
+            n = math.hypot(mx, my)
+            if n > EPS:
+                axes.append((-my / n, mx / n))
+            pts = a[4] + b[4]
+            self._slabs = (convex.slabs(pts, axes), convex.hull(pts))
+        slabs, corners = self._slabs
+        f = _frame(fp)
+        return convex.hull_area_above(slabs, corners, (fp.x, fp.y), f[4], f, area)
 
 
 def _advanced(mover: Footprint, along: float, ds) -> np.ndarray:
@@ -264,9 +304,14 @@ def contact_point(mover: Footprint, target: Footprint, along: float) -> tuple[fl
     def at(d):
         return mover.moved(mover.x + fx * d, mover.y + fy * d, along)
 
+    tframe = _frame(target)
+
     def apart(fp) -> bool:
         # gap > EPS, measured only when the bases' circles do not already say so
-        return surely_apart(fp, target, EPS) or gap(fp, target) > EPS
+        if surely_apart(fp, target, EPS):
+            return True
+        far = convex.gap_above(_frame(fp), fp.x, fp.y, tframe, target.x, target.y, EPS)
+        return gap(fp, target) > EPS if far is None else far
 
     if gap(at(0), target) <= EPS:
         return None if overlap(at(0), target) else mover.centre

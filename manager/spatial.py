@@ -19,6 +19,7 @@ import numpy as np
 from .footprint import distance, overlap
 
 SLACK = 1e-6        # inches: the vector prefilter keeps border cases for the exact test
+_any = np.logical_or.reduce     # ndarray.any without its Python wrapper (hot)
 
 
 class UnitGrid:
@@ -36,10 +37,17 @@ class UnitGrid:
         """Units whose centre is within `reach` of xy (the scan's test), in order."""
         x, y = xy
         r = reach + SLACK
-        d2 = (self.xs - x) ** 2 + (self.ys - y) ** 2
+        dx, dy = self.xs - x, self.ys - y
+        d2 = dx * dx
+        d2 += dy * dy
+        idx = (d2 <= r * r).nonzero()[0]
         units = self.units
-        return [u for u in (units[k] for k in np.flatnonzero(d2 <= r * r))
-                if distance(u.pos, xy) <= reach]
+        q = reach - SLACK
+        # a centre SLACK inside the reach passes the scan's own test whatever the
+        # rounding of either sum: only a thin band about the border is measured again
+        if reach > 2 * SLACK and not _any(d2[idx] > q * q):
+            return [units[k] for k in idx.tolist()]
+        return [u for u in (units[k] for k in idx.tolist()) if distance(u.pos, xy) <= reach]
 
     def along(self, a, b, margin: float) -> list:
         """Units whose centre lies within `margin` of segment a-b (and a few just
@@ -49,11 +57,11 @@ class UnitGrid:
         l2 = dx * dx + dy * dy
         px, py = self.xs - ax, self.ys - ay
         if l2 > 0:
-            t = np.clip((px * dx + py * dy) / l2, 0.0, 1.0)
+            t = np.minimum(np.maximum((px * dx + py * dy) / l2, 0.0), 1.0)   # (clip)
             px, py = px - t * dx, py - t * dy
         m = margin + SLACK
         units = self.units
-        return [units[k] for k in np.flatnonzero(px * px + py * py <= m * m)]
+        return [units[k] for k in np.flatnonzero(px * px + py * py <= m * m).tolist()]
 
 
 def unit_grid(battle, side: str | None = None) -> UnitGrid:
@@ -86,11 +94,41 @@ def crossing_line(battle, a, b, reach: float, footprint, key: str, origin=None) 
     the way". A base crosses the line only if its centre lies within half its diagonal
     of it, so the cells along the line widened by the largest half diagonal suffice."""
     margin = battle.cached((key, "half_diagonal"), lambda: max(
-        (math.hypot(fp.frontage, fp.depth) / 2 for fp in
-         (footprint(battle, u) for u in battle.live_units())), default=0.0) + 1e-6)
+        half_diagonals(battle, footprint).values(), default=0.0) + 1e-6)
     origin = a if origin is None else origin
     return [u for u in unit_grid(battle).along(a, b, margin)
             if distance(u.pos, origin) <= reach]
+
+
+def half_diagonals(battle, footprint) -> dict:
+    """{live unit id: half the diagonal of its base}, kept current from the battle's
+    journal of changes: a base changes only with its unit's record (or the scenario
+    info, which rebuilds), so one change costs one base, not every unit's."""
+    def half(u):
+        fp = footprint(battle, u)
+        return math.hypot(fp.frontage, fp.depth) / 2
+
+    def build():
+        return {u.id: half(u) for u in battle.live_units()}
+
+    def update(view, changes):
+        for change in changes:
+            if change[0] == "unit":
+                u = battle.units.get(change[1])
+                if u is None or u.eliminated:
+                    view.pop(change[1], None)
+                else:
+                    view[u.id] = half(u)
+
+    return battle.derived(("half_diagonals", footprint), build, update)
+
+
+def radii(battle, footprint) -> np.ndarray:
+    """Half the diagonal of every base, in `unit_grid(battle)` order."""
+    def build():
+        half, units = half_diagonals(battle, footprint), unit_grid(battle).units
+        return np.fromiter((half[u.id] for u in units), float, len(units))
+    return battle.cached(("radii", footprint), build)
 
 
 def charged_ids(battle, side: str, mark) -> frozenset:
@@ -106,7 +144,9 @@ def own_base(battle, key: str, unit, build):
     # kept across the battle's changes, not cleared with its cache: most units do not
     # change in an action, and one that does is another record (its old base never
     # answers for it); a new scenario info (the options scale bases) is a miss too
-    memo = battle.kept(key, dict)
+    memo = battle._kept.get(key)                 # (battle.kept, without the call: hot)
+    if memo is None:
+        memo = battle.kept(key, dict)
     hit = memo.get(unit.id)
     if hit is not None and hit[0] is unit and hit[1] is battle.info:
         return hit[2]
@@ -119,6 +159,21 @@ def lands_on(battle, unit, end, footprint, reach: float = 10.0) -> bool:
     """Would `unit`'s base at `end` overlap another live unit's base? Every ground check
     of an inch ruleset refuses such a move (it scans at least `reach` inches around the
     end, and bases that overlap stand closer than that): a cheap first look that lets
-    an automatic commander skip the costly checks of terrain and paths."""
-    return any(o.id != unit.id and overlap(end, footprint(battle, o))
-               for o in unit_grid(battle).within(end.centre, reach))
+    an automatic commander skip the costly checks of terrain and paths.
+
+    The units within `reach` whose circles could meet the end's (overlap's own first
+    look, with SLACK to spare) in one vector pass; the exact tests on those few."""
+    g = unit_grid(battle)
+    ex, ey = end.x, end.y
+    dx, dy = g.xs - ex, g.ys - ey
+    d2 = dx * dx
+    d2 += dy * dy
+    r = reach + SLACK
+    meet = radii(battle, footprint) + (math.hypot(end.frontage, end.depth) / 2 + 1e-6 + SLACK)
+    units = g.units
+    for k in ((d2 <= r * r) & (d2 <= meet * meet)).nonzero()[0].tolist():
+        o = units[k]
+        if o.id != unit.id and distance(o.pos, (ex, ey)) <= reach and \
+                overlap(end, footprint(battle, o)):
+            return True
+    return False

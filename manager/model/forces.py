@@ -26,18 +26,35 @@ def evolve(record, **changes):
     """A copy of a frozen slotted record with some fields changed.
 
     dataclasses.replace re-runs __init__ through generic machinery; the engine replaces
-    a record on every hit and move, so this copies the slots directly. Unknown field
-    names are refused, as replace would.
+    a record on every hit and move, so this copies the slots directly, by a function
+    written once per class (no loop over the slot names). Unknown field names are
+    refused, as replace would.
     """
     cls = record.__class__
-    slots = cls.__slots__
-    unknown = changes.keys() - set(slots)
-    if unknown:
+    copier = _COPIERS.get(cls)
+    if copier is None:
+        copier = _COPIERS[cls] = _copier(cls)
+    if not changes.keys() <= copier.names:
+        unknown = changes.keys() - copier.names
         raise TypeError(f"{cls.__name__} has no field(s) {', '.join(sorted(unknown))}")
-    new = object.__new__(cls)
-    for name in slots:
-        object.__setattr__(new, name, changes[name] if name in changes else getattr(record, name))
-    return new
+    return copier(record, changes)
+
+
+_COPIERS: dict = {}
+
+
+def _copier(cls):
+    """copy(record, changes): a new record of cls, each slot from changes or record."""
+    lines = ["def copy(record, changes):", "    new = make(cls)"]
+    for name in cls.__slots__:
+        lines.append(f"    put(new, {name!r}, changes[{name!r}] if {name!r} in changes "
+                     f"else record.{name})")
+    lines.append("    return new")
+    scope = {"make": object.__new__, "put": object.__setattr__, "cls": cls}
+    exec("\n".join(lines), scope)                 # names are the class's own slots
+    copy = scope["copy"]
+    copy.names = frozenset(cls.__slots__)
+    return copy
 
 
 def arm_of(kind: str) -> str:

@@ -136,6 +136,17 @@ class Ruleset:
 
     # ---- the engine's calls --------------------------------------------------------------
     def check(self, battle, action) -> None:
+        # an automatic commander asks `legal` of the very action it then executes, at the
+        # same battle version: the check of the execute is the same question, answered
+        # (the store is the battle's cache, emptied by every change; kept by identity,
+        # the action held so its id is never another's)
+        passed = battle.cached("checked_actions", dict)
+        if passed.get(id(action)) is action:
+            return
+        self._check(battle, action)
+        passed[id(action)] = action
+
+    def _check(self, battle, action) -> None:
         name = action.__class__.__name__
         if name not in self._checkers:
             raise IllegalAction(f"{self.name} has no {name} move")

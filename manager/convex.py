@@ -1,0 +1,152 @@
+"""Plain-arithmetic answers about rectangles and convex polygons, for the footprint's
+questions "do these bases share more than a sliver?" and "are they more than so far
+apart?", without building shapely shapes.
+
+Every answer here is either certain or None. The exact area of two convex polygons'
+intersection (clipping, then the shoelace formula) agrees with shapely's to about 1e-14
+square inches (tests/manager/test_convex.py); an answer is given only with `MARGIN` to
+spare, so whenever one is given shapely would have said the same, and the results of
+the game cannot change. None sends the caller to shapely.
+
+A rectangle is given by its frame: (fx, fy, half depth, half frontage, corners), the
+unit vector of its facing, its half sizes and its four corners in turning order.
+"""
+from __future__ import annotations
+
+import math
+
+MARGIN = 1e-9
+
+
+def separation(a, ax: float, ay: float, b, bx: float, by: float) -> float:
+    """The largest gap between the rectangles' projections on their four axes (negative:
+    the overlap on the axis where they overlap least). Rectangles are convex, so they
+    meet iff it is <= 0; when positive it is a lower bound of their distance."""
+    afx, afy, ahd, ahf = a[0], a[1], a[2], a[3]
+    bfx, bfy, bhd, bhf = b[0], b[1], b[2], b[3]
+    dx, dy = bx - ax, by - ay
+    cab = abs(afx * bfx + afy * bfy)             # |cos| of the angle between the bases
+    sab = abs(afx * bfy - afy * bfx)             # |sin| of it
+    return max(abs(afx * dx + afy * dy) - (ahd + bhd * cab + bhf * sab),
+               abs(-afy * dx + afx * dy) - (ahf + bhd * sab + bhf * cab),
+               abs(bfx * dx + bfy * dy) - (bhd + ahd * cab + ahf * sab),
+               abs(-bfy * dx + bfx * dy) - (bhf + ahd * sab + ahf * cab))
+
+
+def span(a, b) -> float:
+    """The smaller of the two rectangles' diagonals: no common part is longer."""
+    return 2 * min(math.hypot(a[2], a[3]), math.hypot(b[2], b[3]))
+
+
+def area_above(a, ax, ay, b, bx, by, area: float):
+    """Is the area the rectangles share above `area`? True/False when certain, else None."""
+    sep = separation(a, ax, ay, b, bx, by)
+    # the common part lies in a slab as wide as the least overlap of the projections
+    if sep >= 0 or -sep * span(a, b) < area / 2:
+        return False
+    return _decide(clip_area(a[4], b[4]), area)
+
+
+def gap_above(a, ax, ay, b, bx, by, inches: float):
+    """Is the edge-to-edge distance of the rectangles above `inches` (>= 0)? True/False
+    when certain, else None. Overlapping on every axis means meeting: distance 0."""
+    sep = separation(a, ax, ay, b, bx, by)
+    if sep < -MARGIN:
+        return False
+    if sep > inches + MARGIN:
+        return True
+    return None
+
+
+def _decide(value, threshold: float):
+    if value is None:
+        return None
+    if value > threshold + MARGIN:
+        return True
+    if value < threshold - MARGIN:
+        return False
+    return None
+
+
+def hull(points) -> list:
+    """The convex hull of the points, anticlockwise in x-right, y-up terms (monotone
+    chain); collinear points dropped."""
+    pts = sorted(set(points))
+    if len(pts) < 3:
+        return pts
+
+    def cross(o, p, q):
+        return (p[0] - o[0]) * (q[1] - o[1]) - (p[1] - o[1]) * (q[0] - o[0])
+
+    lower, upper = [], []
+    for p in pts:
+        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
+            lower.pop()
+        lower.append(p)
+    for p in reversed(pts):
+        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
+            upper.pop()
+        upper.append(p)
+    return lower[:-1] + upper[:-1]
+
+
+def clip_area(subject, clipper):
+    """The area of the intersection of two convex polygons (vertex sequences, either
+    turning order), or None when the clipper has no area to clip by."""
+    n = len(clipper)
+    turn = 0.0
+    for i in range(n):
+        (x1, y1), (x2, y2) = clipper[i - 1], clipper[i]
+        turn += x1 * y2 - x2 * y1
+    if n < 3 or abs(turn) < 1e-9:
+        return None
+    sgn = 1.0 if turn > 0 else -1.0
+    pts = list(subject)
+    for i in range(n):
+        if not pts:
+            return 0.0
+        (ax, ay), (bx, by) = clipper[i - 1], clipper[i]
+        ex, ey = bx - ax, by - ay
+        out = []
+        px, py = pts[-1]
+        ps = (ex * (py - ay) - ey * (px - ax)) * sgn
+        for qx, qy in pts:
+            qs = (ex * (qy - ay) - ey * (qx - ax)) * sgn
+            if qs >= 0:
+                if ps < 0:
+                    t = ps / (ps - qs)
+                    out.append((px + t * (qx - px), py + t * (qy - py)))
+                out.append((qx, qy))
+            elif ps >= 0:
+                t = ps / (ps - qs)
+                out.append((px + t * (qx - px), py + t * (qy - py)))
+            px, py, ps = qx, qy, qs
+        pts = out
+    a = 0.0
+    for i in range(len(pts)):
+        (x1, y1), (x2, y2) = pts[i - 1], pts[i]
+        a += x1 * y2 - x2 * y1
+    return abs(a) / 2
+
+
+def hull_area_above(slabs, corners, fp, fcorners, fframe, area: float):
+    """Is the area a convex hull (its `slabs`: (ux, uy, lo, hi) projections on a few
+    axes, and its `corners`) shares with a rectangle above `area`?"""
+    ffx, ffy, fhd, fhf = fframe[0], fframe[1], fframe[2], fframe[3]
+    reach = 2 * math.hypot(fhd, fhf)
+    x, y = fp
+    for ux, uy, lo, hi in slabs:
+        c = x * ux + y * uy
+        half = fhd * abs(ffx * ux + ffy * uy) + fhf * abs(ffy * ux - ffx * uy)
+        if (min(hi, c + half) - max(lo, c - half)) * reach < area / 2:
+            return False
+    return _decide(clip_area(fcorners, corners), area)
+
+
+def slabs(points, axes) -> list:
+    """[(ux, uy, lo, hi)]: the points' projections on each unit axis."""
+    out = []
+    for ux, uy in axes:
+        ps = [x * ux + y * uy for x, y in points]
+        out.append((ux, uy, min(ps), max(ps)))
+    return out

@@ -1,0 +1,139 @@
+"""The shared engine's speed-ups of issue 17 keep every answer: the check an automatic
+commander already made is not made twice (and only then), views kept from the change
+journal equal a fresh build all through a battle, and the record copier is replace()."""
+import dataclasses
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from manager import spatial
+from manager.autopilot import Autopilot
+from manager.errors import IllegalAction
+from manager.model.forces import Leader, Unit, evolve
+from manager.scenario_io import load_scenario
+from manager.session import Session
+
+ROOT = Path(__file__).resolve().parents[2]
+SKIRMISH = ROOT / "tests" / "data" / "skirmish.toml"
+
+
+def counting(session):
+    """Wrap every checker of the session's ruleset: {action class name: calls}."""
+    calls = {}
+    rules = session.ruleset
+    for name, fn in list(rules._checkers.items()):
+        def wrapped(battle, action, fn=fn, name=name):
+            calls[name] = calls.get(name, 0) + 1
+            return fn(battle, action)
+        rules._checkers[name] = wrapped
+    return calls
+
+
+@pytest.fixture
+def session():
+    s = Session(load_scenario(SKIRMISH, "featherstone"))
+    saved = dict(s.ruleset._checkers)
+    yield s
+    s.ruleset._checkers.clear()
+    s.ruleset._checkers.update(saved)
+
+
+def _first_legal_order(s):
+    ap = Autopilot(s)
+    while True:
+        c = ap.commanders[s.battle.state.active]
+        action = c.next_action()
+        if action.verb != "EndPhase":
+            return c, action
+        s.execute(action)
+
+
+def test_execute_does_not_repeat_the_commanders_check(session):
+    s = session
+    Autopilot(s).step()                                   # StartBattle
+    calls = counting(s)
+    c, action = _first_legal_order(s)                     # the commander checked it
+    asked = calls[action.verb]
+    assert asked >= 1
+    assert c.legal(action)
+    s.execute(action)
+    assert calls[action.verb] == asked                    # the same question, answered
+
+
+def test_a_change_between_check_and_execute_checks_again(session):
+    s = session
+    Autopilot(s).step()
+    calls = counting(s)
+    c, action = _first_legal_order(s)
+    asked = calls[action.verb]
+    s.battle.touch()                                      # anything changed: ask again
+    s.execute(action)
+    assert calls[action.verb] == asked + 1
+
+
+def test_an_equal_action_that_is_another_object_is_checked(session):
+    s = session
+    Autopilot(s).step()
+    calls = counting(s)
+    c, action = _first_legal_order(s)
+    asked = calls[action.verb]
+    s.execute(dataclasses.replace(action))
+    assert calls[action.verb] == asked + 1
+
+
+def test_a_refused_action_is_refused_every_time(session):
+    from manager import game_actions as ga
+    s = session
+    Autopilot(s).step()
+    bad = ga.MoveUnit("no-such-unit", 1.0, 1.0)
+    for _ in range(2):
+        with pytest.raises(IllegalAction):
+            s.execute(bad)
+
+
+@pytest.mark.parametrize("ruleset", ["featherstone", "d3", "quickplay"])
+def test_kept_half_diagonals_equal_a_fresh_build_through_a_battle(ruleset):
+    """The view follows every change of a battle (moves, losses, formations, units
+    gone) and answers as a fresh build, action after action."""
+    import math
+    s = Session(load_scenario(SKIRMISH, ruleset))
+    fp = {"featherstone": "manager.rules.featherstone.state",
+          "d3": "manager.rules.d3.units", "quickplay": "manager.rules.quickplay.units"}[ruleset]
+    footprint = __import__(fp, fromlist=["footprint"]).footprint
+    ap = Autopilot(s)
+    seen = 0
+    while not s.battle.state.over and s.battle.state.turn <= 2 and seen < 400:
+        ap.step()
+        seen += 1
+        b = s.battle
+        kept = spatial.half_diagonals(b, footprint)
+        fresh = {u.id: math.hypot(footprint(b, u).frontage, footprint(b, u).depth) / 2
+                 for u in b.live_units()}
+        assert kept == fresh
+        radii = spatial.radii(b, footprint)
+        assert list(radii) == [fresh[u.id] for u in spatial.unit_grid(b).units]
+    assert seen > 20
+
+
+names = st.sampled_from(["x", "y", "hits", "facing", "formation", "eliminated", "marks"])
+values = {"x": st.floats(0, 100), "y": st.floats(0, 100), "hits": st.integers(0, 30),
+          "facing": st.integers(0, 359), "formation": st.sampled_from(["line", "column"]),
+          "eliminated": st.booleans(), "marks": st.just((("used", 0.5),))}
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.data())
+def test_evolve_is_replace(data):
+    u = Unit("u1", "First", "line_infantry", "blue", 20, 24, 3.0, 4.0, traits=("veteran",))
+    chosen = data.draw(st.sets(names, max_size=4))
+    changes = {k: data.draw(values[k]) for k in chosen}
+    assert evolve(u, **changes) == dataclasses.replace(u, **changes)
+    leader = Leader("l1", "Ney", "blue", 1.0, 2.0)
+    assert evolve(leader, x=5.0) == dataclasses.replace(leader, x=5.0)
+
+
+def test_evolve_refuses_an_unknown_field():
+    u = Unit("u1", "First", "line_infantry", "blue", 20, 24, 3.0, 4.0)
+    with pytest.raises(TypeError, match="no field"):
+        evolve(u, colour="red")
