@@ -305,6 +305,19 @@ def contact_point(mover: Footprint, target: Footprint, along: float) -> tuple[fl
         return mover.moved(mover.x + fx * d, mover.y + fy * d, along)
 
     tframe = _frame(target)
+    mframe = (fx, fy, mover.depth / 2, mover.frontage / 2, None)   # at(d)'s axes, any d
+    circles = (math.hypot(mover.frontage, mover.depth) +
+               math.hypot(target.frontage, target.depth)) / 2
+    tx, ty = target.x, target.y
+
+    def apart_at(d) -> bool:
+        """apart(at(d)), asking shapely only what plain arithmetic cannot tell: the
+        very floats of surely_apart and at(d), no base built unless shapely is asked."""
+        x, y = mover.x + fx * d, mover.y + fy * d
+        if math.hypot(x - tx, y - ty) - circles > EPS + 1e-6:        # surely_apart
+            return True
+        far = convex.gap_above(mframe, x, y, tframe, tx, ty, EPS)
+        return gap(at(d), target) > EPS if far is None else far
 
     def apart(fp) -> bool:
         # gap > EPS, measured only when the bases' circles do not already say so
@@ -334,7 +347,7 @@ def contact_point(mover: Footprint, target: Footprint, along: float) -> tuple[fl
         hi = far * i / 64
     for _ in range(28):
         mid = (lo + hi) / 2
-        if apart(at(mid)):
+        if apart_at(mid):
             lo = mid
         else:
             hi = mid

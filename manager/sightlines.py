@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .footprint import heading
-
 MARGIN = 1e-6
 
 
@@ -29,16 +27,23 @@ def surely_crossed(origin, ends, end_ids, blockers, fps, scan_from, reach_extra:
     tx = np.array([e[0] for e in ends], dtype=float) - ax
     ty = np.array([e[1] for e in ends], dtype=float) - ay
     lengths = np.hypot(tx, ty)
-    ox = np.array([fp.x for fp in fps], dtype=float)
-    oy = np.array([fp.y for fp in fps], dtype=float)
-    fx, fy = np.array([heading(fp.facing) for fp in fps], dtype=float).T
-    hd = np.array([fp.depth / 2 for fp in fps], dtype=float)
-    hf = np.array([fp.frontage / 2 for fp in fps], dtype=float)
-    ids = np.array([o.id for o in blockers], dtype=object)
+    # one pass over the bases; headings by numpy's sin and cos, which may differ from
+    # math's in the last bit: far inside MARGIN, so no answer can change
+    ox, oy, facing, depth, front = np.array(
+        [(fp.x, fp.y, fp.facing, fp.depth, fp.frontage) for fp in fps], dtype=float).T
+    r = np.radians(facing)
+    fx, fy = np.sin(r), -np.cos(r)
+    hd, hf = depth / 2, front / 2
     sx, sy = scan_from.pos
     ok = np.hypot(ox - sx, oy - sy)[None, :] < lengths[:, None] + reach_extra - m
-    ok &= (ids != scan_from.id)[None, :]
-    ok &= ids[None, :] != np.array(list(end_ids), dtype=object)[:, None]
+    where = {o.id: k for k, o in enumerate(blockers)}
+    k = where.get(scan_from.id)                     # the shooter is not in its own way
+    if k is not None:
+        ok[:, k] = False
+    for e, eid in enumerate(end_ids):               # nor is the end's own unit
+        k = where.get(eid)
+        if k is not None:
+            ok[e, k] = False
     cx, cy = ox - ax, oy - ay                       # blockers' centres from the origin
     if centre_within is not None:                   # centre to segment distance
         with np.errstate(invalid="ignore", divide="ignore"):
