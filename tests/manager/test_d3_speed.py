@@ -278,3 +278,58 @@ def test_d3_surely_blocked_in_play(monkeypatch):
     while not s.battle.state.over and s.battle.state.turn <= 2:
         ap.play_turn()
     assert claimed[0] > 100
+
+
+# ---- sight: the table's bound on half-diagonals, the shot remembered per version ---------
+def _old_sight_refusal(battle, unit, target) -> str:
+    from manager import spatial
+    from manager.footprint import segment
+    from manager.rules.d3.units import footprint
+    from manager.table_terrain import table_terrain
+    front = footprint(battle, unit).front_centre()
+    line = segment(front, target.pos)
+    for o in spatial.crossing_line(battle, front, target.pos, line.length + 8, footprint, "d3",
+                                   origin=unit.pos):
+        if o.id not in (unit.id, target.id) and footprint(battle, o).polygon().intersects(line):
+            return f"{o.name} is in the way"
+    blocked = table_terrain(battle.battlefield).sight_blocked(unit.pos, target.pos, skip=1.0)
+    return f"{blocked} blocks the view" if blocked else ""
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["hanau", "austerlitz"]), st.integers(0, 10 ** 6),
+       st.integers(0, 10 ** 6))
+def test_d3_sight_refusal_is_the_old_one(name, i, j):
+    """Any unit's view of any other on Hanau's or Austerlitz's opening table: the same
+    refusal (the same first base named) as with spatial.crossing_line's candidates."""
+    from manager.rules.d3.units import sight_refusal
+    b = _battle(name)
+    units = b.live_units()
+    u, t = units[i % len(units)], units[j % len(units)]
+    if u.id != t.id:
+        assert sight_refusal(b, u, t) == _old_sight_refusal(b, u, t)
+
+
+def test_d3_shot_is_remembered_only_until_the_battle_changes():
+    """A refusal is re-raised with its message; a friend stepping into the line (a new
+    battle version) is seen at once."""
+    import sys
+    sys.path.insert(0, str(ROOT / "tests"))
+    from builders import build_table, piece, session_at
+
+    from manager.errors import IllegalAction
+    from manager.rules.d3.combat import shot
+    b = build_table([piece("a", "blue", "line_infantry", (20, 30)),
+                     piece("f", "blue", "line_infantry", (40, 30)),
+                     piece("e", "red", "line_infantry", (20, 22))], "d3")
+    s, _ = session_at(b, "shoot", side="blue")
+    bt = s.battle
+    a, e = bt.units["a"], bt.units["e"]
+    assert shot(bt, a, e) is shot(bt, a, e)
+    bt.update_unit("f", x=20.0, y=26.0)
+    for _ in range(2):
+        try:
+            shot(bt, bt.units["a"], bt.units["e"])
+            raise AssertionError("a friend in the way")
+        except IllegalAction as why:
+            assert "in the way" in str(why)

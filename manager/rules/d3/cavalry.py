@@ -106,17 +106,18 @@ class CavalryMixin:
     def _cramped(self, u, spot, facing, friends=None) -> bool:
         """A spot hard against a friendly base: no pivot and no straight line out of
         it, since no one but skirmishers passes through friends. `friends`: the live
-        friends within `FRIENDS` of the horse (one scan per decision; every spot asked
-        lies within two moves of it, so these hold all within 8 inches of the spot)."""
+        friends within `FRIENDS` of the horse (`_friends`, once per decision; every spot
+        asked lies within two moves of it, so these hold all within 8 inches of it)."""
         b = self.battle
         fp = footprint(b, u, x=spot[0], y=spot[1], facing=facing)
-        close = near(b, spot, 8, self.side) if friends is None else \
-            [f for f in friends if distance(f.pos, spot) <= 8]
+        close = near(b, spot, 8, self.side) if friends is None else friends.within(spot, 8)
         return any(f.id != u.id and utype(f) != "skirmishers"
                    and closer_than(fp, footprint(b, f), 1.5) for f in close)
 
-    def _friends(self, u) -> list:
-        return near(self.battle, u.pos, FRIENDS, self.side)
+    def _friends(self, u) -> spatial.UnitGrid:
+        """The friends within FRIENDS of the horse, asked like the spatial index (the
+        same test, in live_units order)."""
+        return spatial.UnitGrid(near(self.battle, u.pos, FRIENDS, self.side))
 
     def _shooters(self) -> list:
         """(x, y, facing, reach, weight) of the enemy foot and guns, in live_units order."""

@@ -15,6 +15,7 @@ from fractions import Fraction
 
 from ... import spatial
 from ...actions import need
+from ...errors import IllegalAction
 from ...events import HitsTaken, MeleeResolved, UnitFired, UnitRetreated
 from ...footprint import (angle_between, aspect, bearing, distance, heading, inside, overlap,
                           point, slide)
@@ -33,7 +34,24 @@ class Strike:
 
 
 def shot(battle, unit, target) -> Strike:
-    """The shot's dice, or IllegalAction saying why there is none."""
+    """The shot's dice, or IllegalAction saying why there is none: remembered until the
+    battle next changes (the commander's legal(), its odds, the session's check and the
+    resolution ask the same), for these very unit records."""
+    store = battle.cached("d3.shots", dict)
+    key = (unit.id, target.id)
+    hit = store.get(key)
+    if hit is None or hit[0] is not unit or hit[1] is not target:
+        try:
+            hit = (unit, target, _shot(battle, unit, target), None)
+        except IllegalAction as e:
+            hit = (unit, target, None, str(e))
+        store[key] = hit
+    if hit[3] is not None:
+        raise IllegalAction(hit[3])
+    return hit[2]
+
+
+def _shot(battle, unit, target) -> Strike:
     need(target.side != unit.side and not target.eliminated, f"{target.name} is not an enemy")
     t = utype(unit)
     need(t != "cavalry", "cavalry never shoot")

@@ -87,7 +87,7 @@ class Commander(CavalryMixin, OrdersCommander):
                 return action
         enemy = min(enemies, key=lambda e: distance(e.pos, u.pos))
         gap = distance(enemy.pos, u.pos)
-        if t != "cavalry" and self._could_shoot(u, enemies):
+        if t != "cavalry" and self._could_shoot(u):
             return None                            # stand and shoot
         if kind in ("reserve",) or (t == "artillery" and mark(u, "deployed")):
             return self._face(u, enemy)
@@ -122,13 +122,13 @@ class Commander(CavalryMixin, OrdersCommander):
         action = MoveUnit(u.id, u.pos, round(bearing(u.pos, enemy.pos)) % 360)
         return action if self.legal(action) else None
 
-    def _could_shoot(self, u, enemies) -> bool:
+    def _could_shoot(self, u) -> bool:
         """Any(_can_shoot): the lines of sight a friend's base surely blocks are judged
         together first (`surely_hidden`: only shots the rules refuse are passed over)."""
         b = self.battle
-        reach = RANGE[utype(u)] + 4
-        cands = [e for e in enemies if distance(u.pos, e.pos) <= reach
-                 and not surely_out_of_range(b, u, e)]
+        reach = RANGE[utype(u)] + 4         # (the enemies within it: those of the index)
+        cands = [e for e in near(b, u.pos, reach, b.enemy_of(self.side))
+                 if not surely_out_of_range(b, u, e)]
         return any(not hidden and self._can_shoot(u, e)
                    for e, hidden in zip(cands, surely_hidden(b, u, cands)))
 

@@ -255,12 +255,21 @@ def on_hilltop(battle, unit) -> bool:
 def sight_refusal(battle, unit, target) -> str:
     front = footprint(battle, unit).front_centre()
     line = segment(front, target.pos)
-    for o in spatial.crossing_line(battle, front, target.pos, line.length + 8, footprint, "d3",
-                                   origin=unit.pos):
+    for o in _crossing_line(battle, front, target.pos, line.length + 8, unit.pos):
         if o.id not in (unit.id, target.id) and footprint(battle, o).polygon().intersects(line):
             return f"{o.name} is in the way"
     blocked = table_terrain(battle.battlefield).sight_blocked(unit.pos, target.pos, skip=1.0)
     return f"{blocked} blocks the view" if blocked else ""
+
+
+def _crossing_line(battle, a, b, reach: float, origin) -> list:
+    """spatial.crossing_line's candidates for a base across segment a-b (centre within
+    `reach` of origin and within the largest half-diagonal of the line), with the
+    table's bound on that half-diagonal rather than one measured over every live unit
+    each battle version: a few more units, whose bases cannot meet the line."""
+    k = abs(float(battle.option("frontage_scale", 1.0) or 1.0))
+    return [u for u in spatial.unit_grid(battle).along(a, b, HALF_DIAGONAL * k + 1e-6)
+            if distance(u.pos, origin) <= reach]
 
 
 def surely_hidden(battle, unit, targets) -> list:
