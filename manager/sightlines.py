@@ -44,6 +44,31 @@ def surely_crossed(origin, ends, end_ids, blockers, fps, scan_from, reach_extra:
         k = where.get(eid)
         if k is not None:
             ok[e, k] = False
+    return [bool(h) for h in _hits(ax, ay, tx, ty, lengths, ox, oy, fx, fy, hd, hf, ok,
+                                   centre_within)]
+
+
+def surely_crossed_arrays(origin, ends, end_keys, keys, ox, oy, fx, fy, hd, hf, scan_xy,
+                          scan_key, reach_extra: float, centre_within: float | None = None):
+    """`surely_crossed` of blockers given as arrays (centres ox, oy, facing unit vectors
+    fx, fy, half depths hd, half frontages hf, and integer `keys` naming them, compared
+    with `end_keys` and the shooter's `scan_key`): for callers that keep the bases in
+    arrays. A numpy bool per end."""
+    ax, ay = origin
+    tx = np.array([e[0] for e in ends], dtype=float) - ax
+    ty = np.array([e[1] for e in ends], dtype=float) - ay
+    lengths = np.hypot(tx, ty)
+    sx, sy = scan_xy
+    ok = np.hypot(ox - sx, oy - sy)[None, :] < lengths[:, None] + reach_extra - MARGIN
+    ok &= (keys != scan_key)[None, :]
+    ok &= keys[None, :] != np.asarray(end_keys)[:, None]
+    return _hits(ax, ay, tx, ty, lengths, ox, oy, fx, fy, hd, hf, ok, centre_within)
+
+
+def _hits(ax, ay, tx, ty, lengths, ox, oy, fx, fy, hd, hf, ok, centre_within):
+    """The separating-axis test of each line (tx, ty from the origin) against each base
+    the scan would test (`ok`): a numpy bool per line."""
+    m = MARGIN
     cx, cy = ox - ax, oy - ay                       # blockers' centres from the origin
     if centre_within is not None:                   # centre to segment distance
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -68,4 +93,4 @@ def surely_crossed(origin, ends, end_ids, blockers, fps, scan_from, reach_extra:
     reach = np.abs(fx * nx + fy * ny) * hd + np.abs(rx * nx + ry * ny) * hf
     off = cx * nx + cy * ny
     hit &= (np.abs(off) < reach - m) & (lengths[:, None] > m)
-    return [bool(h) for h in hit.any(axis=1)]
+    return hit.any(axis=1)

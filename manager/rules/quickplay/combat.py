@@ -16,13 +16,13 @@ from dataclasses import dataclass
 
 from ...actions import need
 from ...events import HitsTaken, UnitEliminated, UnitFired, UnitRetreated, declare_event
-from ...footprint import angle_between, aspect, bearing, heading, inside, overlap, slide
+from ...footprint import aspect, bearing, heading, inside, overlap, slide
 from ...model.forces import mark
 from ..common import own_unit
 from .tables import FIRE_ARC, FIGURES_PER_DIE, HIT_ON, RANGES, ROUT_AT, STEADY_FROM
 from .units import (acted, arm, cover, engaged, footprint, irregular, is_skirmish,
                     joined_commander, near, prof, quality, ranks, shot_this_turn,
-                    sight_refusal, special)
+                    remembered, sight_refusal, special, to_front)
 
 MoraleTested = declare_event("MoraleTested", "{unit} tests morale: {face} {mods} = {score}: "
                              "{result}", unit=str, face=int, mods=str, score=int, result=str)
@@ -42,11 +42,18 @@ class Volley:
 
 
 def volley(battle, unit, target, reaction: bool = False) -> Volley:
+    """The volley, or IllegalAction (remembered for this battle version: the commander's
+    check, the odds it asks and the resolution ask the same)."""
+    return remembered(battle, "quickplay.volley", (unit.id, target.id),
+                      (unit, target), lambda: _volley(battle, unit, target))
+
+
+def _volley(battle, unit, target) -> Volley:
     need(target.side != unit.side and not target.eliminated, f"{target.name} is not an enemy")
     need(arm(unit) != "cavalry", "cavalry do not shoot")
     weapon = prof(unit)["weapon"]
     fp, tfp = footprint(battle, unit), footprint(battle, target)
-    need(angle_between(bearing(fp.front_centre(), target.pos), unit.facing) <= FIRE_ARC + 1e-6,
+    need(to_front(battle, unit, target.pos, FIRE_ARC),
          f"{target.name} is outside the 45 degrees either side of {unit.name}'s front")
     rng = fp.polygon().distance(tfp.polygon())
     close, far = RANGES[weapon]
@@ -86,16 +93,27 @@ def first_fire_bonus(battle, unit) -> bool:
     return True
 
 
+def shooter_refusal(battle, unit) -> str:
+    """Why `unit` may shoot at nobody now ('' if it may): check_fire's refusals that hang
+    on the shooter alone, asked once a shooter by the commander, not once a target."""
+    if shot_this_turn(battle, unit):
+        return f"{unit.name} has shot this turn"
+    if engaged(battle, unit):
+        return f"{unit.name} is in melee"
+    if unit.disordered:
+        return f"{unit.name} is disordered: it may only shoot as a reaction"
+    if battle.state.phase == "act":
+        if acted(battle, unit):
+            return f"{unit.name} has already acted: it may shoot at the end of the turn"
+    elif not unit.moved:
+        return f"{unit.name} did not move: it could have shot instead of moving"
+    return ""
+
+
 def check_fire(battle, action) -> None:
     unit = own_unit(battle, action.unit)
-    need(not shot_this_turn(battle, unit), f"{unit.name} has shot this turn")
-    need(not engaged(battle, unit), f"{unit.name} is in melee")
-    need(not unit.disordered, f"{unit.name} is disordered: it may only shoot as a reaction")
-    if battle.state.phase == "act":
-        need(not acted(battle, unit), f"{unit.name} has already acted: it may shoot at the "
-             "end of the turn")
-    else:
-        need(unit.moved, f"{unit.name} did not move: it could have shot instead of moving")
+    why = shooter_refusal(battle, unit)
+    need(not why, why)
     target = battle.units.get(action.target)
     need(target is not None, f"there is no unit {action.target!r}")
     need(not engaged(battle, target), f"{target.name} is in melee")

@@ -8,14 +8,16 @@ commands and cry "Rally men!" for a unit hit by fire close by.
 """
 from __future__ import annotations
 
-from ...footprint import bearing, distance, heading, surely_apart
+from ...footprint import bearing, distance, heading
 from ...game_actions import Charge, Fire, MoveLeader, MoveUnit, Rally
 from ...model.forces import mark
 from ..common import OrdersCommander
-from .melee import charge_odds, fire_odds, melees, surely_too_far
+from .combat import shooter_refusal
+from .bases import maybe_in_reach, nearest, surely_hidden
+from .melee import charge_odds, charger_refusal, fire_odds, melees, surely_too_far
 from .moves import lands_on_another, max_allowance
-from .tables import RANGES
-from .units import acted, arm, footprint, near, prof, surely_hidden
+from .tables import FIRE_ARC, RANGES
+from .units import acted, arm, engaged, footprint, near, prof, to_front
 
 class Commander(OrdersCommander):
     ruleset_id = "quickplay"
@@ -41,11 +43,14 @@ class Commander(OrdersCommander):
     def _targets(self, u):
         b = self.battle
         out = []
+        if shooter_refusal(b, u):         # the rules refuse it whatever the target
+            return out
         far = RANGES[prof(u)["weapon"]][1] if arm(u) != "cavalry" else -1.0
-        # surely beyond range, or surely hidden by a base (all candidates judged
-        # together): the rules would refuse it (after the costly checks)
-        cands = [e for e in near(b, u.pos, 52, b.enemy_of(self.side))
-                 if not surely_apart(footprint(b, u), footprint(b, e), far)]
+        # surely beyond range, out of the arc, in melee or surely hidden by a base (all
+        # candidates judged together): the rules would refuse it (after costly checks)
+        cands = [e for e in maybe_in_reach(b, u, footprint(b, u), 52, b.enemy_of(self.side),
+                                           FIRE_ARC, far)
+                 if to_front(b, u, e.pos, FIRE_ARC) and not engaged(b, e)]
         for e, hidden in zip(cands, surely_hidden(b, u, cands)):
             action = Fire(u.id, e.id)
             if not hidden and self.legal(action):
@@ -55,17 +60,20 @@ class Commander(OrdersCommander):
     def _unit(self, u):
         b = self.battle
         kind, obj = self.orders(u)
-        enemies = near(b, u.pos, 60, b.enemy_of(self.side))
-        if not enemies:
+        enemy = nearest(b, u.pos, 60, b.enemy_of(self.side))
+        if enemy is None:
             return None
-        enemy = min(enemies, key=lambda e: distance(e.pos, u.pos))
         if arm(u) != "artillery":
             best, value = None, 0.3
-            for e in near(b, u.pos, max_allowance(b, u) + 6, b.enemy_of(self.side)):
-                if surely_too_far(b, u, e):           # the rules would refuse it
-                    continue
+            # the rules would refuse it: the charger may not charge, or the target is
+            # not to its front, surely hidden by a base or surely too far
+            cands = [] if charger_refusal(b, u) else [
+                e for e in maybe_in_reach(b, u, footprint(b, u), max_allowance(b, u) + 6,
+                                          b.enemy_of(self.side), 45)
+                if to_front(b, u, e.pos, 45)]
+            for e, hidden in zip(cands, surely_hidden(b, u, cands)):
                 action = Charge(u.id, e.id)
-                if not self.legal(action):
+                if hidden or surely_too_far(b, u, e) or not self.legal(action):
                     continue
                 o = charge_odds(b, action).outcomes
                 score = o.get("defender tests morale", 0) - o.get("attackers test morale", 0)

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import math
 
-
 from ...actions import need
 from ...errors import IllegalAction
 from ...events import MeleeResolved, UnitMoved
-from ...footprint import (EPS, angle_between, aspect, bearing, contact_point, distance, gap,
-                          overlap, segment, surely_apart, travel)
+from ...footprint import (EPS, aspect, bearing, contact_point, distance, gap, overlap, segment,
+                          surely_apart, travel)
 from ...model.forces import mark
 from ...odds import Dist, Odds, OddsLine
 from ...table_terrain import table_terrain
@@ -24,14 +23,20 @@ from .combat import (ChargeOutcome, RallyMen, moved_with, retreat, shoot, take,
                      test_morale, volley)
 from .moves import command_test as in_command_test, ground_refusal, max_allowance, roll_allowance
 from .tables import COMMANDER_JOIN, FIGURES_PER_DIE, HIT_ON
-from .units import (acted, arm, engaged, footprint, is_skirmish, pinned, quality,
-                    shot_this_turn, sight_refusal, special)
+from .units import (acted, arm, engaged, footprint, is_skirmish, pinned, quality, remembered,
+                    shot_this_turn, sight_refusal, special, to_front)
 
 
 def charge_plan(battle, unit, target):
+    """(contact spot, way, cost) of a charge, or IllegalAction: remembered for this battle
+    version (the commander's check, the odds and the check within them each ask)."""
+    return remembered(battle, "quickplay.charge_plan", (unit.id, target.id), (unit, target),
+                      lambda: _charge_plan(battle, unit, target))
+
+
+def _charge_plan(battle, unit, target):
     fp, tfp = footprint(battle, unit), footprint(battle, target)
-    need(angle_between(bearing(fp.front_centre(), target.pos), unit.facing) <= 45 + 1e-6,
-         f"{target.name} is not to {unit.name}'s front")
+    need(to_front(battle, unit, target.pos, 45), f"{target.name} is not to {unit.name}'s front")
     why = sight_refusal(battle, unit.pos, target.pos, ignore=(unit.id, target.id))
     need(not why, f"{unit.name} cannot see {target.name}: {why}")
     way = round(bearing(unit.pos, target.pos)) % 360
@@ -51,15 +56,36 @@ def surely_too_far(battle, unit, target) -> bool:
     way = round(bearing(unit.pos, target.pos)) % 360
     start = fp.moved(unit.x, unit.y, way)
     slack = max_allowance(battle, unit) + 1e-6 + EPS + 1e-6
+    if distance(unit.pos, target.pos) < slack - 1e-6:   # the gap is no more than that
+        return False
     return surely_apart(start, tfp, slack) or gap(start, tfp) > slack
 
 
+def charger_refusal(battle, unit) -> str:
+    """Why `unit` may charge nobody now ('' if it may): check_charge's refusals that hang
+    on the charger alone, asked once a unit by the commander, not once a target."""
+    if arm(unit) == "artillery":
+        return "guns do not charge"
+    if pinned(battle, unit):
+        return f"{unit.name} is pinned: a charge has contacted it"
+    if acted(battle, unit):
+        return f"{unit.name} has already acted"
+    if engaged(battle, unit):
+        return f"{unit.name} is in melee"
+    return ""
+
+
 def check_charge(battle, action) -> None:
+    """(Remembered for the battle version: the commander checks, then its odds check.)"""
+    u, t = battle.units.get(action.unit), battle.units.get(action.target)
+    remembered(battle, "quickplay.check_charge", (action.unit, action.target), (u, t),
+               lambda: _check_charge(battle, action))
+
+
+def _check_charge(battle, action) -> None:
     unit = own_unit(battle, action.unit)
-    need(arm(unit) != "artillery", "guns do not charge")
-    need(not pinned(battle, unit), f"{unit.name} is pinned: a charge has contacted it")
-    need(not acted(battle, unit), f"{unit.name} has already acted")
-    need(not engaged(battle, unit), f"{unit.name} is in melee")
+    why = charger_refusal(battle, unit)
+    need(not why, why)
     target = battle.units.get(action.target)
     need(target is not None and not target.eliminated and target.side != unit.side,
          f"{action.target!r} is not an enemy unit")

@@ -7,6 +7,7 @@ gets: a unit whose roll falls short goes as far as the roll allows along the lin
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 
@@ -23,7 +24,7 @@ from .tables import (ARM_FORMATIONS, BROKEN, COLUMN_BONUS_DICE, COMMAND_TEST, CO
                      DIFFICULT, DOUBLED, FIRE_ARC, IMPASSABLE, LIMBERED_BONUS, MOVE_DICE,
                      ROAD_BONUS_DICE, STREAM_COST)
 from .units import (acted, arm, engaged, footprint, in_command, irregular, is_skirmish,
-                    near, pinned, prof, quality)
+                    pinned, prof, quality)
 
 MoveRolled = declare_event("MoveRolled", "{unit} rolls {detail}: {inches:.1f} inches",
                            unit=str, detail=str, inches=float)
@@ -122,12 +123,24 @@ def terrain_cost(battle, unit, start, end) -> tuple[float, str, bool]:
     return extra, "", road
 
 
+def no_extra_along(battle, a, b) -> bool:
+    """Does the straight line a-b (give or take a micro-inch) meet no difficult or broken
+    ground and no stream or river? Then every move whose path of centres lies on it
+    costs exactly 0.0 extra inches (`terrain_cost`: each extra is a length of path
+    inside such ground, or a crossing of such a line), whatever its refusal."""
+    t = table_terrain(battle.battlefield)
+    zone = segment(a, b).buffer(1e-6)
+    return not any(t.areas[k].intersects(zone) for k in DIFFICULT + BROKEN if k in t.areas) \
+        and not any(line.intersects(zone) for k in ("stream", "river")
+                    for _, line in t.lines.get(k, []))
+
+
 def ground_refusal(battle, unit, start, end, ignore=(), charge=False) -> str:
     bf = battle.battlefield
     if not inside(end, bf.width, bf.height):
         return "the base would leave the table"
     sweep = Sweep(start, end)
-    for o in near(battle, end.centre, distance(start.centre, end.centre) + 12):
+    for o in near_move(battle, start, end, distance(start.centre, end.centre) + 12):
         if o.id == unit.id or o.id in ignore:
             continue
         ofp = footprint(battle, o)
@@ -139,6 +152,18 @@ def ground_refusal(battle, unit, start, end, ignore=(), charge=False) -> str:
             if sweep.crosses(ofp):
                 return f"{o.name} is in the way"
     return ""
+
+
+def near_move(battle, start, end, reach: float) -> list:
+    """`near(battle, end.centre, reach)` less the units that cannot refuse the move: a
+    base whose centre is farther from the path of centres than both half diagonals and
+    0.1 inch neither overlaps the end, nor comes within 0.1 inch of it, nor meets the
+    ground swept (it lies within the mover's half diagonal of that path)."""
+    from .bases import max_half_diagonal
+    r = max(math.hypot(fp.frontage, fp.depth) for fp in (start, end)) / 2
+    margin = r + max_half_diagonal(battle) + 0.1 + 1e-5
+    return [o for o in spatial.unit_grid(battle).along(start.centre, end.centre, margin)
+            if distance(o.pos, end.centre) <= reach]
 
 
 def check_move_unit(battle, action) -> None:
@@ -184,11 +209,12 @@ def resolve_move_unit(battle, action, dice) -> list:
     per = speed(unit, action.to, action.facing)
     if travel(start, end) * per + extra > allowance + 1e-9:       # short: as far as it gets
         lo, hi = 0.0, 1.0
+        plain = no_extra_along(battle, unit.pos, action.to)
         for _ in range(30):
             mid = (lo + hi) / 2
             part = start.moved(unit.x + (action.to[0] - unit.x) * mid,
                                unit.y + (action.to[1] - unit.y) * mid, action.facing)
-            ex, _, _ = terrain_cost(battle, unit, start, part)
+            ex = 0.0 if plain else terrain_cost(battle, unit, start, part)[0]
             lo, hi = (mid, hi) if travel(start, part) * per + ex <= allowance else (lo, mid)
         k = lo
         # a short move must still end clear of every base: back off until it does

@@ -8,11 +8,13 @@ Marks: `acted` (the turn it used its activation), `shot` (the turn it fired), `f
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from shapely.geometry import Point
 
 from ... import spatial
-from ...footprint import Footprint, distance, segment
+from ...errors import IllegalAction
+from ...footprint import Footprint, angle_between, bearing, distance, segment
 from ...model.forces import mark
 from ...table_terrain import table_terrain
 from .tables import BASE, COMMAND_RANGE, FIGURES_PER_DIE, PROFILES, RANKS, VISIBILITY_IN_WOODS
@@ -81,9 +83,41 @@ def _footprint(battle, unit, x, y, facing, formation) -> Footprint:
                      unit.facing if facing is None else facing, front * k, depth * k)
 
 
+def to_front(battle, unit, xy, half: float) -> bool:
+    """Is xy within `half` degrees either side of the unit's facing, seen from the middle
+    of its front edge? (The arc a volley and a charge need: the rules and the
+    commander's first look ask this one function.)"""
+    return angle_between(bearing(footprint(battle, unit).front_centre(), xy),
+                         unit.facing) <= half + 1e-6
+
+
 def near(battle, xy, reach: float, side: str | None = None) -> list:
     """Live units whose centre is within `reach` (the spatial index; live_units order)."""
     return spatial.near_units(battle, xy, reach, side)
+
+
+def remembered(battle, name: str, key, pieces: tuple, compute):
+    """`compute()`, or the IllegalAction it raises, remembered for this battle version and
+    these very unit records (`spatial.memo`): the commander's check, the odds it then
+    asks and the check within them ask the same question of the same battle."""
+    out = spatial.memo(battle, name, key, pieces, lambda: _outcome(compute))
+    if type(out) is _Refused:
+        raise IllegalAction(out.reason)
+    return out
+
+
+class _Refused:
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str):
+        self.reason = reason
+
+
+def _outcome(compute):
+    try:
+        return compute()
+    except IllegalAction as e:
+        return _Refused(str(e))
 
 
 def acted(battle, unit) -> bool:
@@ -105,34 +139,35 @@ def engaged(battle, unit) -> bool:
 
 def joined_commander(battle, unit):
     """A commander standing on the unit's base (joined to it), or None."""
-    poly = footprint(battle, unit).polygon().buffer(0.25)
+    poly = _joined_zone(footprint(battle, unit))
     for l in battle.live_leaders(unit.side):
         if poly.contains(Point(l.x, l.y)):
             return l
     return None
 
 
+@lru_cache(maxsize=4096)
+def _joined_zone(fp: Footprint):
+    """The base widened by a quarter inch (built once a base: asked at every move)."""
+    return fp.polygon().buffer(0.25)
+
+
 # ---- sight and cover -----------------------------------------------------------------------
 def surely_hidden(battle, unit, targets) -> list:
     """For each target: does `sight_refusal(unit.pos, target.pos, ignore=(unit, target))`
     surely name a base in the way (so `volley`, and check_fire, refuse the shot)? One
-    numpy pass per shooter (`sightlines.surely_crossed`, the scan's bounds: centre to
-    centre, blockers within the line's length + 8 of the shooter; a base crossing the
-    line lies within the scan's half-diagonal margin of it). False: "maybe not"."""
-    from ...sightlines import surely_crossed
-    if not targets:
-        return []
-    others = near(battle, unit.pos, max(distance(unit.pos, t.pos) for t in targets) + 8)
-    return surely_crossed(unit.pos, [t.pos for t in targets], [t.id for t in targets],
-                          others, [footprint(battle, o) for o in others], unit, 8.0)
+    numpy pass per shooter over the base table (`bases.surely_hidden`). False: "maybe
+    not"."""
+    from .bases import surely_hidden as hidden
+    return hidden(battle, unit, targets)
 
 
 def sight_refusal(battle, a_xy, b_xy, ignore=()) -> str:
     """Centre to centre: no other base across the line, no more than 3 inches of woods
     (or town) along it, no hill higher than both ends."""
+    from .bases import near_line
     line = segment(a_xy, b_xy)
-    for o in spatial.crossing_line(battle, a_xy, b_xy, line.length + 8, footprint,
-                                   "quickplay"):
+    for o in near_line(battle, a_xy, b_xy, line.length + 8):   # those that could cross
         if o.id in ignore:
             continue
         if footprint(battle, o).polygon().intersects(line):

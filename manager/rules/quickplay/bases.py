@@ -1,0 +1,182 @@
+"""Every quick-play base in numpy arrays, for the commander's first looks.
+
+The automatic commander asks, of each unit it moves, about dozens of bases: the nearest
+enemy, which enemies are surely out of range, which bases could stand across a line of
+sight. Asked one base at a time in Python that cost more than the rules' own checks.
+Here every unit's base (centre, facing vector, half sizes, half diagonal) sits in
+arrays, in `battle.units` order, kept current from the battle's change journal: an
+action changes a few units, so a few rows are written, not the table rebuilt.
+
+Each question is answered exactly as the scan it replaces (or only ever passes over
+what the rules refuse: see the callers); the floats of a row are those of the unit's
+own `footprint`.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ...footprint import distance, heading
+from .units import footprint
+
+
+class Bases:
+    """Rows of every unit in `battle.units` (eliminated ones flagged, not dropped)."""
+
+    __slots__ = ("ids", "index", "units", "x", "y", "fx", "fy", "hd", "hf", "r",
+                 "alive", "sides")
+
+    def __init__(self, battle):
+        self.fill(battle)
+
+    def fill(self, battle) -> None:
+        units = list(battle.units.values())
+        n = len(units)
+        self.ids = [u.id for u in units]
+        self.index = {uid: k for k, uid in enumerate(self.ids)}
+        self.units = units
+        self.x, self.y, self.fx, self.fy, self.hd, self.hf, self.r = (
+            np.empty(n) for _ in range(7))
+        self.alive = np.empty(n, dtype=bool)
+        sides = np.array([u.side for u in units], dtype=object)
+        self.sides = {s: sides == s for s in set(sides.tolist())}
+        for k, u in enumerate(units):
+            self.put(battle, k, u)
+
+    def put(self, battle, k: int, u) -> None:
+        fp = footprint(battle, u)
+        self.units[k] = u
+        self.x[k], self.y[k] = fp.x, fp.y
+        self.fx[k], self.fy[k] = heading(fp.facing)
+        self.hd[k], self.hf[k] = fp.depth / 2, fp.frontage / 2
+        self.r[k] = math.hypot(fp.frontage, fp.depth) / 2
+        self.alive[k] = not u.eliminated
+
+    def update(self, battle, changes) -> None:
+        """Apply the journal: rewrite the rows of changed units; a unit come or gone
+        (an arrival, an edit) rebuilds the table."""
+        for change in changes:
+            if change[0] != "unit":
+                continue
+            k = self.index.get(change[1])
+            u = battle.units.get(change[1])
+            if k is None or u is None:
+                self.fill(battle)
+                return
+            if u is not self.units[k]:
+                self.put(battle, k, u)
+
+    def live(self, side: str | None = None) -> np.ndarray:
+        """The mask of live units (of one side)."""
+        if side is None:
+            return self.alive
+        return self.alive & self.sides.get(side, False)
+
+
+def bases(battle) -> Bases:
+    """The battle's base table, current at this version."""
+    return battle.derived("quickplay.bases", lambda: Bases(battle),
+                          lambda view, changes: view.update(battle, changes))
+
+
+def max_half_diagonal(battle) -> float:
+    """Half the diagonal of the largest live base: a base lies within it of its centre."""
+    return battle.cached("quickplay.max_half_diagonal", lambda: _largest(bases(battle)))
+
+
+def _largest(t: Bases) -> float:
+    r = t.r[t.alive]
+    return float(r.max()) if len(r) else 0.0
+
+
+def nearest(battle, xy, reach: float, side: str | None = None):
+    """`min(near(battle, xy, reach, side), key=distance to xy)`, None when none is near:
+    one numpy pass, then the exact distance for the few within a hair of the least
+    (numpy's may differ from math.hypot in the last bits), the first in order kept."""
+    t = bases(battle)
+    idx = np.flatnonzero(t.live(side))
+    if not len(idx):
+        return None
+    d = np.sqrt((t.x[idx] - xy[0]) ** 2 + (t.y[idx] - xy[1]) ** 2)
+    close = [t.units[k] for k in idx[d <= d.min() + 1e-6]]
+    best = min(close, key=lambda u: distance(u.pos, xy))
+    return best if distance(best.pos, xy) <= reach else None
+
+
+def maybe_in_reach(battle, unit, fp, reach: float, side: str, half: float,
+                   far: float | None = None) -> list:
+    """Live units of `side` whose centre is within `reach` of the unit's (the scan's exact
+    test), in live_units order, less those surely out of the `half`-degree arc of its
+    front (`units.to_front`) and, given `far`, those whose bases are surely more than
+    `far` inches apart edge to edge (`surely_apart`): numpy's angles and distances may
+    differ from math's in the last bits, so each is passed over only with a margin
+    to spare. (Those left may still be out of the arc or range: the rules decide.)"""
+    t = bases(battle)
+    dx, dy = t.x - fp.x, t.y - fp.y
+    d = np.sqrt(dx * dx + dy * dy)
+    keep = t.live(side) & (d <= reach + 1e-6)
+    if far is not None:
+        keep &= d - (math.hypot(fp.frontage, fp.depth) / 2 + t.r) <= far + 1e-6 + 1e-9
+    idx = np.flatnonzero(keep)
+    if len(idx):
+        cx, cy = fp.front_centre()
+        way = np.degrees(np.arctan2(t.x[idx] - cx, -(t.y[idx] - cy))) % 360
+        off = np.abs((way - unit.facing) % 360)
+        idx = idx[np.minimum(off, 360 - off) <= half + 1e-6 + 1e-7]
+    return [u for u in (t.units[k] for k in idx) if distance(u.pos, unit.pos) <= reach]
+
+
+def near_line(battle, a, b, reach: float) -> list:
+    """Live units whose centre is within `reach` of a (the scan's exact test) and within
+    the largest half diagonal of segment a-b, in live_units order: every base that could
+    touch the line (a base lies within its half diagonal of its centre), and a few
+    more."""
+    t = bases(battle)
+    ax, ay = a
+    px, py = t.x - ax, t.y - ay
+    dx, dy = b[0] - ax, b[1] - ay
+    l2 = dx * dx + dy * dy
+    if l2 > 0:
+        s = np.clip((px * dx + py * dy) / l2, 0.0, 1.0)
+        qx, qy = px - s * dx, py - s * dy
+    else:
+        qx, qy = px, py
+    margin = max_half_diagonal(battle) + 1e-5
+    keep = t.alive & (px * px + py * py <= (reach + 1e-6) ** 2) \
+        & (qx * qx + qy * qy <= margin * margin)
+    return [u for u in (t.units[k] for k in np.flatnonzero(keep))
+            if distance(u.pos, a) <= reach]
+
+
+def surely_hidden(battle, unit, targets) -> list:
+    """For each target: does `sight_refusal(unit.pos, target.pos, ignore=(unit, target))`
+    surely name a base in the way? (`sightlines.surely_crossed` with the scan's bounds:
+    centre to centre, blockers within the line's length + 8 of the shooter.) Only the
+    live bases near enough a line to touch it are asked: a base lies within its half
+    diagonal of its centre. False: "maybe not"."""
+    from ...sightlines import surely_crossed_arrays
+    if not targets:
+        return []
+    t = bases(battle)
+    ax, ay = unit.pos
+    ends = [e.pos for e in targets]
+    reach = max(distance(unit.pos, e) for e in ends) + 8
+    px, py = t.x - ax, t.y - ay
+    keep = t.alive & (px * px + py * py <= (reach + 1e-6) ** 2)
+    tx = np.array([e[0] for e in ends])[:, None] - ax
+    ty = np.array([e[1] for e in ends])[:, None] - ay
+    l2 = tx * tx + ty * ty
+    with np.errstate(invalid="ignore", divide="ignore"):
+        s = np.where(l2 > 0, np.clip((px * tx + py * ty) / l2, 0.0, 1.0), 0.0)
+    dx, dy = px - s * tx, py - s * ty
+    margin = max_half_diagonal(battle) + 1e-5
+    keep &= (dx * dx + dy * dy <= margin * margin).any(axis=0)
+    idx = np.flatnonzero(keep)
+    if not len(idx):
+        return [False] * len(targets)
+    hit = surely_crossed_arrays(
+        unit.pos, ends, np.array([t.index.get(e.id, -2) for e in targets]), idx,
+        t.x[idx], t.y[idx], t.fx[idx], t.fy[idx], t.hd[idx], t.hf[idx], unit.pos,
+        t.index.get(unit.id, -1), 8.0)
+    return [bool(h) for h in hit]
