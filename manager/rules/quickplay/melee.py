@@ -28,8 +28,7 @@ from .units import (acted, arm, engaged, footprint, is_skirmish, pinned, quality
 
 
 def charge_plan(battle, unit, target):
-    """(contact spot, way, cost) of a charge, or IllegalAction: remembered for this battle
-    version (the commander's check, the odds and the check within them each ask)."""
+    """(contact spot, way, cost) or IllegalAction, remembered for the battle version."""
     return remembered(battle, "quickplay.charge_plan", (unit.id, target.id), (unit, target),
                       lambda: _charge_plan(battle, unit, target))
 
