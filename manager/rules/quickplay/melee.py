@@ -76,8 +76,8 @@ def charger_refusal(battle, unit) -> str:
 
 def check_charge(battle, action) -> None:
     """(Remembered for the battle version: the commander checks, then its odds check.)"""
-    u, t = battle.units.get(action.unit), battle.units.get(action.target)
-    remembered(battle, "quickplay.check_charge", (action.unit, action.target), (u, t),
+    remembered(battle, "quickplay.check_charge", (action.unit, action.target),
+               (battle.units.get(action.unit), battle.units.get(action.target)),
                lambda: _check_charge(battle, action))
 
 
