@@ -333,3 +333,68 @@ def test_d3_shot_is_remembered_only_until_the_battle_changes():
             raise AssertionError("a friend in the way")
         except IllegalAction as why:
             assert "in the way" in str(why)
+
+
+# ---- the look-ahead's charge paths: surely refused ones skip the ground test -------------
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(spot, spot, spot, st.integers(0, 359), st.integers(0, 359), st.sampled_from(D3_KINDS),
+       st.sampled_from(D3_KINDS), st.booleans(), st.floats(0, 1))
+def test_d3_surely_no_charge_path_is_refused(at, e, o, fe, fo, ke, ko, friend, k):
+    """A horse at a staging spot, its target, and a third base between them or about
+    the contact (friend or enemy): a path the pre-check calls refused, check_charge_path
+    refuses."""
+    import sys
+    sys.path.insert(0, str(ROOT / "tests"))
+    from builders import build_table, piece, session_at
+
+    from manager.errors import IllegalAction
+    from manager.footprint import bearing
+    from manager.rules.d3.moves import check_charge_path, surely_no_charge_path
+    mid = (at[0] + (e[0] - at[0]) * k, at[1] + (e[1] - at[1]) * k)
+    b = build_table([piece("h", "blue", "light_cavalry", (2.5, 2.5)),
+                     piece("e", "red", ke, e, facing=fe),
+                     piece("o", "blue" if friend else "red", ko,
+                           mid if k > 0.2 else o, facing=fo)], "d3")
+    s, _ = session_at(b, "move", side="blue")
+    bt = s.battle
+    h, t = bt.units["h"], bt.units["e"]
+    facing = round(bearing(at, e)) % 360
+    if surely_no_charge_path(bt, h, t, at, facing):
+        try:
+            check_charge_path(bt, h, t, at=at, facing=facing)
+            raise AssertionError("the pre-check passed over an open path")
+        except IllegalAction:
+            pass
+
+
+def test_d3_surely_no_charge_path_in_play(monkeypatch):
+    """Two Austerlitz turns: every staging path the look-ahead passes over is refused by
+    check_charge_path, and some are passed over, some not."""
+    import sys
+
+    from manager.autopilot import Autopilot
+    from manager.errors import IllegalAction
+    from manager.rules.d3 import cavalry, moves
+    from manager.session import Session
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_common import AUSTERLITZ, scenario
+    seen = {True: 0, False: 0}
+
+    def checked(battle, unit, target, at, facing):
+        got = moves.surely_no_charge_path(battle, unit, target, at, facing)
+        seen[got] += 1
+        if got:
+            try:
+                moves.check_charge_path(battle, unit, target, at=at, facing=facing)
+                raise AssertionError((unit.id, target.id, at))
+            except IllegalAction:
+                pass
+        return got
+
+    monkeypatch.setattr(cavalry, "surely_no_charge_path", checked)
+    s = Session(scenario(AUSTERLITZ, "d3", seed=1, turns=2))
+    ap = Autopilot(s)
+    ap.step()
+    while not s.battle.state.over and s.battle.state.turn <= 2:
+        ap.play_turn()
+    assert seen[True] > 100 and seen[False] > 50

@@ -11,6 +11,7 @@ an enemy horse that closes is simply a target like any other.
 """
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 import math
@@ -23,8 +24,8 @@ from ...footprint import EPS, angle_between, bearing, closer_than, distance, hea
 from ...game_actions import Charge, MoveUnit
 from ...odds import Dist
 from ...table_terrain import table_terrain
-from .combat import Strike, blow_hits, charge_odds
-from .moves import check_charge_path, surely_blocked
+from .combat import Strike, charge_odds, strike_hits
+from .moves import check_charge_path, surely_blocked, surely_no_charge_path
 from .tables import FIRE_ARC, MOVE, RANGE
 from .units import footprint, inactive, near, on_hilltop, taken, utype
 
@@ -45,6 +46,14 @@ def blow_value(dist: Dist, target, p_kill=None) -> float:
     """Expected hits plus the destruction the blow may bring."""
     p = dist.p_at_least(target.hits) if p_kill is None else p_kill
     return float(dist.mean()) + KILL_WEIGHT * float(p)
+
+
+@functools.lru_cache(maxsize=256)
+def _strike_worth(minus: int, double: bool, hits: int, flank_doubling) -> float:
+    """blow_value of a D3+1 blow on a target with `hits` left: the same for every
+    horse, target and decision with these (blow_hits reads only `flank_doubling`)."""
+    dist = Dist.die([strike_hits(Strike(minus, double), f, flank_doubling) for f in (1, 2, 3)])
+    return float(dist.mean()) + KILL_WEIGHT * float(dist.p_at_least(hits))
 
 
 class CavalryMixin:
@@ -95,13 +104,21 @@ class CavalryMixin:
         by target and strike for the spots of one look-ahead."""
         b = self.battle
         if e.id not in blows:                    # the target's own part, once per target
-            blows[e.id] = (1 if on_hilltop(b, e) else 0) + (1 if utype(e) == "cavalry" else 0)
+            blows[e.id] = (1 if self._on_hilltop(e) else 0) + (1 if utype(e) == "cavalry" else 0)
         minus = blows[e.id]
         key = (e.id, minus, double)
         if key not in blows:
-            s = Strike(minus, double)
-            blows[key] = blow_value(Dist.die([blow_hits(b, s, f) for f in (1, 2, 3)]), e)
+            blows[key] = _strike_worth(minus, double, e.hits, b.option("flank_doubling"))
         return blows[key]
+
+    def _on_hilltop(self, e) -> bool:
+        """on_hilltop, kept for the very unit record on the very battlefield."""
+        b = self.battle
+        store = b.kept("d3.hilltop", dict)
+        hit = store.get(e.id)
+        if hit is None or hit[0] is not e or hit[1] is not b.battlefield:
+            hit = store[e.id] = (e, b.battlefield, on_hilltop(b, e))
+        return hit[2]
 
     def _cramped(self, u, spot, facing, friends=None) -> bool:
         """A spot hard against a friendly base: no pivot and no straight line out of
@@ -210,6 +227,8 @@ class CavalryMixin:
             if key not in paths:
                 tried += 1
                 try:
+                    if surely_no_charge_path(b, u, e, spot, facing):
+                        raise IllegalAction("surely refused")     # (the check's answer)
                     check_charge_path(b, u, e, at=spot, facing=facing)
                     paths[key] = True
                 except IllegalAction:

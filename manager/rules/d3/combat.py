@@ -104,6 +104,21 @@ def shooter_refusal(battle, unit) -> str:
     return ""
 
 
+def in_range_candidates(battle, unit, enemies_reach: float, side: str) -> list:
+    """[e for e in near(unit.pos, enemies_reach, side) if not surely_out_of_range(e)],
+    the same list in the same order, asked of the few enemies whose centre is within
+    the longest range + the table's largest half-diagonal of the unit's front centre
+    (every other is surely out of range)."""
+    from .units import HALF_DIAGONAL
+    if utype(unit) == "cavalry":
+        return []
+    k = abs(float(battle.option("frontage_scale", 1.0) or 1.0))
+    front = footprint(battle, unit).front_centre()
+    return [e for e in near(battle, front, RANGE[utype(unit)] + HALF_DIAGONAL * k + 1.0, side)
+            if distance(e.pos, unit.pos) <= enemies_reach
+            and not surely_out_of_range(battle, unit, e)]
+
+
 def surely_out_of_range(battle, unit, target) -> bool:
     """Is the target certainly beyond the unit's range (shot would refuse it)? The range
     runs from the front centre to the nearest part of the target's base, which lies
@@ -165,8 +180,13 @@ def blow(battle, attacker, defender) -> Strike:
 
 
 def blow_hits(battle, s: Strike, face: int) -> int:
+    return strike_hits(s, face, battle.option("flank_doubling"))
+
+
+def strike_hits(s: Strike, face: int, flank_doubling) -> int:
+    """The hits of a blow (the option `flank_doubling`: doubled before the modifiers)."""
     base = face + CHARGE_BONUS
-    if s.double and battle.option("flank_doubling") == "before_modifiers":
+    if s.double and flank_doubling == "before_modifiers":
         return max(2 * base - s.minus, 0)
     return max(base - s.minus, 0) * (2 if s.double else 1)
 

@@ -12,7 +12,7 @@ from ...game_actions import Fire, MoveLeader, MoveUnit
 from ...model.forces import mark
 from ..common import OrdersCommander
 from .cavalry import CavalryMixin
-from .combat import fire_odds, melees, shooter_refusal, surely_out_of_range
+from .combat import fire_odds, in_range_candidates, melees, shooter_refusal, surely_out_of_range
 from .tables import GENERAL_MOVE, MOVE, RANGE
 from .moves import lands_on_another, surely_blocked
 from .reroll import RerollActivation, pending
@@ -126,9 +126,7 @@ class Commander(CavalryMixin, OrdersCommander):
         """Any(_can_shoot): the lines of sight a friend's base surely blocks are judged
         together first (`surely_hidden`: only shots the rules refuse are passed over)."""
         b = self.battle
-        reach = RANGE[utype(u)] + 4         # (the enemies within it: those of the index)
-        cands = [e for e in near(b, u.pos, reach, b.enemy_of(self.side))
-                 if not surely_out_of_range(b, u, e)]
+        cands = in_range_candidates(b, u, RANGE[utype(u)] + 4, b.enemy_of(self.side))
         return any(not hidden and self._can_shoot(u, e)
                    for e, hidden in zip(cands, surely_hidden(b, u, cands)))
 
@@ -153,8 +151,8 @@ class Commander(CavalryMixin, OrdersCommander):
             if utype(u) == "cavalry" or shooter_refusal(b, u):
                 continue                           # the rules refuse its every shot
             options = []
-            cands = [e for e in near(b, u.pos, 55, b.enemy_of(self.side))
-                     if e.hits > 0 and not surely_out_of_range(b, u, e)]
+            cands = [e for e in in_range_candidates(b, u, 55, b.enemy_of(self.side))
+                     if e.hits > 0]
             for e, hidden in zip(cands, surely_hidden(b, u, cands)):
                 if hidden:                         # a base in the way: the rules refuse it
                     continue

@@ -55,26 +55,28 @@ def lands_on_another(battle, unit, to, facing) -> bool:
 DEEP = 0.01     # inches inside a base the path of the centre must run to be "through" it
 
 
-def surely_blocked(battle, unit, to) -> bool:
+def surely_blocked(battle, unit, to, start=None, ignore=()) -> bool:
     """Does the straight path of the unit's centre to `to` run through another unit's
     base (at least DEEP inside it), one it may not pass through (an enemy; a friend,
     unless either is skirmishers)? Then ground_refusal refuses the move whatever its
     facing: the swept ground holds a disc of the mover's inner radius about every point
     of that path, so it shares at least pi * DEEP^2 (three times the 1e-4 square inches
     of Sweep.crosses) with that base. A cheap first look for the commander; False means
-    only "maybe not"."""
-    if distance(unit.pos, to) < 1e-9:
+    only "maybe not". `start`: from there rather than where the unit stands (a charge's
+    path from a staging spot); `ignore`: units the check passes over (its target)."""
+    start = unit.pos if start is None else start
+    if distance(start, to) < 1e-9:
         return False
     k = abs(float(battle.option("frontage_scale", 1.0) or 1.0))
     mover = footprint(battle, unit)
     if min(mover.frontage, mover.depth) / 2 < DEEP:
         return False
     skirmishers = utype(unit) == "skirmishers"
-    for o in spatial.unit_grid(battle).along(unit.pos, to, HALF_DIAGONAL * k + 1e-6):
-        if o.id == unit.id or (o.side == unit.side and (
+    for o in spatial.unit_grid(battle).along(start, to, HALF_DIAGONAL * k + 1e-6):
+        if o.id == unit.id or o.id in ignore or (o.side == unit.side and (
                 skirmishers or utype(o) == "skirmishers")):
             continue
-        if _through(unit.pos, to, footprint(battle, o)):
+        if _through(start, to, footprint(battle, o)):
             return True
     return False
 
@@ -98,6 +100,22 @@ def _through(a, b, fp) -> bool:
         if lo > hi:
             return False
     return True
+
+
+def surely_no_charge_path(battle, unit, target, at, facing) -> bool:
+    """Would check_charge_path(battle, unit, target, at, facing) surely refuse? When
+    the contact point's base would stand on another unit (never the target: charge_plan
+    keeps off it) or the path to it runs through one (surely_blocked, the target aside);
+    a refused charge_plan answers itself. A first look for the commander's look-ahead:
+    the costly ground test is left for the paths still open. False: "maybe not"."""
+    from ...errors import IllegalAction
+    try:
+        spot, way = charge_plan(battle, unit, target, at, facing)
+    except IllegalAction:
+        return True
+    end = footprint(battle, unit, x=spot[0], y=spot[1], facing=way)
+    return spatial.lands_on(battle, unit, end, footprint) or \
+        surely_blocked(battle, unit, spot, start=at, ignore=(target.id,))
 
 
 def resolve_move_unit(battle, action, dice) -> list:
