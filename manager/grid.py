@@ -34,17 +34,26 @@ def turn_steps(a: int, b: int) -> int:
 def box_distance(a: Box, b: Box) -> float:
     """Boxes counted as the rules do: 1 along a row or column, 1.5 on the diagonal."""
     dx, dy = abs(a[0] - b[0]), abs(a[1] - b[1])
-    diag = min(dx, dy)
-    return (max(dx, dy) - diag) + 1.5 * diag
+    if dx < dy:                                   # (longer - diagonal) + 1.5 diagonal
+        return (dy - dx) + 1.5 * dx
+    return (dx - dy) + 1.5 * dy
 
 
 
 def direction_to(a: Box, b: Box) -> int:
     """The one of eight directions nearest the bearing from box a to box b."""
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    if dx == 0 and dy == 0:
-        return 0
-    return dir_of_degrees(math.degrees(math.atan2(dx, -dy)))
+    key = (b[0] - a[0], b[1] - a[1])
+    d = _DIRECTION.get(key)
+    if d is None:                                 # remembered per offset: asked very often
+        dx, dy = key
+        d = 0 if dx == 0 and dy == 0 else dir_of_degrees(math.degrees(math.atan2(dx, -dy)))
+        if len(_DIRECTION) > 1 << 16:
+            _DIRECTION.clear()
+        _DIRECTION[key] = d
+    return d
+
+
+_DIRECTION: dict[Box, int] = {}
 
 
 def front_boxes(box: Box, facing: int) -> tuple[Box, Box, Box]:

@@ -146,6 +146,69 @@ def ref_choose_move(self, u, goal, near, kind, form=""):
     return cm.MoveUnit(u.id, (x, y), best[1] * 45, form)
 
 
+def ref_leader_cost(battle, leader, to):
+    import heapq
+    import math
+    b = board(battle)
+    start = box_of(battle, leader)
+    budget = float(mv.LEADER["move"])
+
+    def guess(box):
+        dx, dy = abs(box[0] - to[0]), abs(box[1] - to[1])
+        return dx + dy - 0.5 * min(dx, dy)
+    if guess(start) > budget + 1e-9:
+        return None
+    cost = {start: 0.0}
+    heap = [(guess(start), 0.0, start)]
+    while heap:
+        _, c, box = heapq.heappop(heap)
+        if box == to:
+            return c
+        if c > cost[box]:
+            continue
+        for d, (dx, dy) in enumerate(DIRS):
+            nb = (box[0] + dx, box[1] + dy)
+            nc = c + (1.5 if d % 2 else 1.0)
+            if nc + guess(nb) > budget + 1e-9 or nc >= cost.get(nb, math.inf):
+                continue
+            if b.refusal("leader", nb, mv._refusal):
+                continue
+            other = b.box_unit.get(nb)
+            if other and battle.units[other].side != leader.side:
+                continue
+            cost[nb] = nc
+            heapq.heappush(heap, (nc + guess(nb), nc, nb))
+    return None
+
+
+def ref_leader_scores(boxes, units, want, radius, taken):
+    out = []
+    for box in boxes:
+        bx, by = box
+        far = 0
+        for ux, uy in units:
+            dx, dy = abs(ux - bx), abs(uy - by)
+            if dx + dy - 0.5 * (dx if dx < dy else dy) > radius:
+                far += 1
+        out.append((cm._gap(box, want) + 3 * far + (1 if box in taken else 0), box))
+    return out
+
+
+def same_board(b):
+    """The board kept up to date change by change is the board built afresh."""
+    from manager.rules.morschauser.board import Board
+    kept, fresh = board(b), Board(b)
+    assert kept.unit_box == fresh.unit_box and kept.box_unit == fresh.box_unit
+    assert kept.leader_box == fresh.leader_box
+    assert {k: sorted(v) for k, v in kept.box_leaders.items()} == \
+        {k: sorted(v) for k, v in fresh.box_leaders.items()}
+    for side in fresh.zoc:
+        assert {k: sorted(v) for k, v in kept.zoc.get(side, {}).items()} == \
+            {k: sorted(v) for k, v in fresh.zoc[side].items()}
+        assert kept.cells.get(side, {}) == fresh.cells[side]
+    assert kept.unit_front == fresh.unit_front
+
+
 # ---- in play: every question the commander asks, answered both ways ----------------------
 def _play_checked(monkeypatch, seed: int, turns: int, options=None):
     """Austerlitz with the commander on both sides; every search, sight line and choice
@@ -180,6 +243,23 @@ def _play_checked(monkeypatch, seed: int, turns: int, options=None):
         counts["nearest"] += len(heres)
         return got
 
+    real_leader_cost = mv._leader_cost
+
+    def leader_cost(battle, leader, to):
+        got = real_leader_cost(battle, leader, to)
+        assert got == ref_leader_cost(battle, leader, to)
+        counts["leader"] = counts.get("leader", 0) + 1
+        return got
+
+    real_scores = cm.leader_spot_scores
+
+    def leader_spot_scores(boxes, units, want, radius, taken):
+        got = real_scores(boxes, units, want, radius, taken)
+        assert got == ref_leader_scores(boxes, units, want, radius, taken)
+        return got
+
+    monkeypatch.setattr(mv, "_leader_cost", leader_cost)
+    monkeypatch.setattr(cm, "leader_spot_scores", leader_spot_scores)
     monkeypatch.setattr(moves, "search", search)
     monkeypatch.setattr(fire, "_blocked", blocked)
     monkeypatch.setattr(cm.Commander, "_choose_move", choose)
@@ -192,23 +272,39 @@ def _play_checked(monkeypatch, seed: int, turns: int, options=None):
             {**s.battle.info.options, **options})))
     ap = Autopilot(s)
     ap.step()
+    looked, steps = set(), 0
     while not s.battle.state.over and s.battle.state.turn <= turns:
-        ap.play_turn()
-        # every sight line a shooter has, not only those the commander asked about
+        ap.step()
         b = s.battle
+        steps += 1
+        if steps % 5 == 0:
+            same_board(b)
+        key = (b.state.turn, b.state.active, b.state.phase)
+        if b.state.phase != "move" or key in looked:
+            continue
+        looked.add(key)
+        # every sight line a shooter has, not only those the commander asked about; the
+        # enemy index finds every enemy near; the volley kept is the volley worked out
+        brd = board(b)
         for u in b.live_units():
             here = box_of(b, u)
+            near = {e for e in brd.enemies_near(u.side, here, 6)
+                    if max(abs(brd.unit_box[e][0] - here[0]), abs(brd.unit_box[e][1] - here[1])) <= 6}
             for e in b.live_units(b.enemy_of(u.side)):
                 there = box_of(b, e)
-                if max(abs(here[0] - there[0]), abs(here[1] - there[1])) <= 10:
+                cheb = max(abs(here[0] - there[0]), abs(here[1] - there[1]))
+                assert (cheb <= 6) == (e.id in near)
+                if cheb <= 10:
                     assert fire._blocked(b, here, there) == ref_blocked(b, here, there)
+                    assert vars(fire.fire_spec(b, u, e)) == vars(fire._fire_spec(b, u, e))
+                    counts["blocked"] += 1
     return counts
 
 
 def test_speedups_answer_as_the_plain_code_in_play(monkeypatch):
     counts = _play_checked(monkeypatch, seed=3, turns=4)
     assert counts["search"] > 200 and counts["choose"] > 100 and counts["nearest"] > 200
-    assert counts["blocked"] > 1000
+    assert counts["blocked"] > 1000 and counts["leader"] > 10
 
 
 def test_speedups_answer_as_the_plain_code_with_formations_and_sight_options(monkeypatch):
@@ -238,3 +334,23 @@ def test_nearest_all_is_nearest_for_each(heres, boxes):
 def test_nearest_all_takes_the_first_of_equals():
     boxes = [(5, 0), (0, 5), (-5, 0)]                    # all 5 boxes from (0, 0)
     assert cm.nearest_all([(0, 0)], boxes) == [(5, 0)] == [cm.nearest((0, 0), boxes)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(box, min_size=1, max_size=20), st.lists(box, min_size=1, max_size=70), box,
+       st.sampled_from([4, 6, 6.5]), st.sets(box, max_size=10))
+def test_leader_spot_scores_count_as_the_loop(boxes, units, want, radius, taken):
+    assert cm.leader_spot_scores(boxes, units, want, radius, taken) == \
+        ref_leader_scores(boxes, units, want, radius, taken)
+
+
+@settings(max_examples=300, deadline=None)
+@given(box, box)
+def test_direction_and_distance_as_the_formulas(a, b):
+    import math
+    from manager.grid import box_distance, dir_of_degrees
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    want = 0 if dx == 0 and dy == 0 else dir_of_degrees(math.degrees(math.atan2(dx, -dy)))
+    assert direction_to(a, b) == want == direction_to(a, b)        # asked again: remembered
+    ax, ay = abs(dx), abs(dy)
+    assert box_distance(a, b) == (max(ax, ay) - min(ax, ay)) + 1.5 * min(ax, ay)

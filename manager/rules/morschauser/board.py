@@ -11,6 +11,9 @@ from ..base import UnitProfile
 from .tables import PROFILES
 
 
+CELL = 8                                    # boxes a side of a cell of the unit index
+
+
 class Board:
     def __init__(self, battle):
         bf = battle.battlefield
@@ -23,7 +26,11 @@ class Board:
         self.box_leaders: dict[Box, list[str]] = {}
         self.zoc: dict[str, dict[Box, list[str]]] = {s: {} for s in battle.sides}
         self.unit_front: dict[str, tuple] = {}
-        self._refusals: dict[str, dict[Box, str]] = {}   # per kind: boxes it may not enter
+        # per side: cell (CELL x CELL boxes) -> its units, for "who is near" without a scan
+        self.cells: dict[str, dict[Box, set[str]]] = {s: {} for s in battle.sides}
+        # per kind: boxes it may not enter; shared by every board over the same ground and
+        # options (a board is rebuilt after a wholesale change, the ground rarely changes)
+        self._refusals: dict = _refusal_store(self.terrain, battle.info.options)
         for uid in battle.units:
             self._add_unit(uid)
         for lid in battle.leaders:
@@ -39,10 +46,24 @@ class Board:
         self.unit_box[uid] = b
         self.box_unit[b] = uid
         zoc = self.zoc.setdefault(u.side, {})
-        front = front_boxes(b, dir_of_degrees(u.facing))
-        self.unit_front[uid] = (u.side, front)
+        d = dir_of_degrees(u.facing)
+        front = front_boxes(b, d)
+        self.unit_front[uid] = (u.side, front, d)
         for f in front:
             zoc.setdefault(f, []).append(uid)
+        self.cells.setdefault(u.side, {}).setdefault((b[0] // CELL, b[1] // CELL),
+                                                     set()).add(uid)
+
+    def _in_place(self, uid: str) -> bool:
+        """Is the unit still in the battle, in the box it holds here, facing as it was?
+        (Then taking it off and putting it back would leave every table as it is.)"""
+        u = self.battle.units.get(uid)
+        b = self.unit_box.get(uid)
+        if u is None or u.eliminated or b is None or self.box_unit.get(b) != uid:
+            return False
+        size = self.grid.size
+        return (b == (int(u.x // size), int(u.y // size))
+                and self.unit_front[uid][2] == dir_of_degrees(u.facing))
 
     def _remove_unit(self, uid: str) -> None:
         b = self.unit_box.pop(uid, None)
@@ -50,12 +71,17 @@ class Board:
             return
         if self.box_unit.get(b) == uid:
             del self.box_unit[b]
-        side, front = self.unit_front.pop(uid)
+        side, front, _ = self.unit_front.pop(uid)
         zoc = self.zoc[side]
         for f in front:
             zoc[f].remove(uid)
             if not zoc[f]:
                 del zoc[f]
+        cells = self.cells[side]
+        cell = cells[(b[0] // CELL, b[1] // CELL)]
+        cell.discard(uid)
+        if not cell:
+            del cells[(b[0] // CELL, b[1] // CELL)]
 
     def _add_leader(self, lid: str) -> None:
         l = self.battle.leaders.get(lid)
@@ -76,6 +102,8 @@ class Board:
     def update(self, changes) -> None:
         for change in changes:
             if change[0] == "unit":
+                if self._in_place(change[1]):
+                    continue                # shot, hit or marked: the board is the same
                 self._remove_unit(change[1])
                 self._add_unit(change[1])
             elif change[0] == "leader":
@@ -84,9 +112,9 @@ class Board:
 
     def refusals(self, kind: str, rule) -> dict[Box, str]:
         """Every on-table box `kind` may not enter, with the reason; built once per kind."""
-        table = self._refusals.get(kind)
+        table = self._refusals.get((kind, rule))
         if table is None:
-            table = self._refusals[kind] = {
+            table = self._refusals[(kind, rule)] = {
                 bx: why for bx, t in self.terrain.boxes.items()
                 if (why := rule(self.battle, kind, bx, t))}
         return table
@@ -96,6 +124,26 @@ class Board:
         if not self.grid.contains(box):
             return "off the table"
         return self.refusals(kind, rule).get(box, "")
+
+    def has_enemies(self, side: str) -> bool:
+        return any(cells for s, cells in self.cells.items() if s != side)
+
+    def enemies_near(self, side: str, here: Box, reach: float) -> list[str]:
+        """Every enemy unit within `reach` boxes of `here` on both axes, and maybe a few
+        more (whole cells); in no set order."""
+        r = int(reach)
+        x0, x1 = (here[0] - r) // CELL, (here[0] + r) // CELL
+        y0, y1 = (here[1] - r) // CELL, (here[1] + r) // CELL
+        out: list[str] = []
+        for s, cells in self.cells.items():
+            if s == side:
+                continue
+            for cx in range(x0, x1 + 1):
+                for cy in range(y0, y1 + 1):
+                    uids = cells.get((cx, cy))
+                    if uids:
+                        out.extend(uids)
+        return out
 
     def enemy_zoc_boxes(self, side: str):
         """Every box in an enemy zone of control, for `in` tests: with two sides the other
@@ -125,6 +173,23 @@ class Board:
 
     def centre(self, box: Box) -> tuple[float, float]:
         return self.grid.centre(box)
+
+
+_REFUSALS: dict[int, tuple] = {}        # id(terrain index) -> (it, {options: {kind: table}})
+
+
+def _refusal_store(terrain, options) -> dict:
+    """The refusal tables for this ground under these options (the rules read both)."""
+    hit = _REFUSALS.get(id(terrain))
+    if hit is None or hit[0] is not terrain:
+        if len(_REFUSALS) > 8:
+            _REFUSALS.clear()
+        hit = _REFUSALS[id(terrain)] = (terrain, {})
+    key = tuple(sorted(options.items(), key=lambda kv: kv[0]))
+    try:
+        return hit[1].setdefault(key, {})
+    except TypeError:                       # an option value that cannot be a key
+        return {}
 
 
 BOARD = "morschauser.board"

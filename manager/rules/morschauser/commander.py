@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...autopilot import read_orders
 from ...errors import IllegalAction
 from ...game_actions import (ChangeFormation, EndPhase, Fire, MoveLeader, MoveUnit, Rally,
                              ResolveMelee)
@@ -102,8 +103,9 @@ class Commander:
 
     # ---- orders ----------------------------------------------------------------------------
     def orders(self, cid: str) -> tuple[str, Box | None]:
-        from ...autopilot import read_orders
-        return read_orders(self.battle, cid, self.side)
+        b = self.battle                     # kept until the next change: asked per unit
+        return b.cached(("morschauser.orders", cid, self.side),
+                        lambda: read_orders(b, cid, self.side))
 
     # ---- rally -----------------------------------------------------------------------------
     def _rally(self):
@@ -126,10 +128,10 @@ class Commander:
     def _move(self):
         b = self.battle
         brd = board(b)
-        enemies, eboxes = enemies_of(b, self.side)
-        if not enemies:
+        if not brd.has_enemies(self.side):
             return None
         if not self.order:      # plan once a phase: the front moves first, the rear follows
+            eboxes = enemies_of(b, self.side)[1]
             gap = {}
             mine = b.live_units(self.side)
             heres = [brd.unit_box[u.id] for u in mine]
@@ -150,7 +152,7 @@ class Commander:
             u = b.units[uid]
             if uid in self.done or u.eliminated:
                 continue
-            act = self._unit_turn(u, eboxes)
+            act = self._unit_turn(u)
             if act is not None:
                 return act
             self.done.add(u.id)
@@ -163,18 +165,19 @@ class Commander:
                 return act
         return None
 
-    def _unit_turn(self, u, eboxes):
+    def _unit_turn(self, u):
         """The next action for this unit, or None when it has finished its turn."""
         b = self.battle
         prof = profile(u)
         kind, obj = self.orders(b.hierarchy.command_of(u.id))
+        box_unit = board(b).box_unit
         here = box_of(b, u)
-        near = self.nearest.get(u.id) or nearest(here, eboxes)
-        if near not in board(b).box_unit:      # that enemy has gone: look again
-            near = self.nearest[u.id] = nearest(here, eboxes)
+        near = self.nearest.get(u.id) or nearest(here, enemies_of(b, self.side)[1])
+        if near not in box_unit:      # that enemy has gone: look again
+            near = self.nearest[u.id] = nearest(here, enemies_of(b, self.side)[1])
         dist = box_distance(here, near)
-        engaged = step(here, facing_dir(u)) in board(b).box_unit and \
-            b.units[board(b).box_unit[step(here, facing_dir(u))]].side != self.side
+        ahead = box_unit.get(step(here, facing_dir(u)))
+        engaged = ahead is not None and b.units[ahead].side != self.side
         shoots = prof["fire_dice"] > 0
         in_reach = u.moved or dist <= max_range(b, u)      # unmoved: the nearest enemy decides
         if not u.fired and shoots and in_reach and (
@@ -190,13 +193,13 @@ class Commander:
             return None
         if kind == "hold" and obj is not None and _gap(here, obj) <= 2 and dist > 4:
             return None                     # holding, and nobody close enough to strike
-        form = self._formation(u, dist, eboxes)
+        form = self._formation(u, dist)
         if form == "square":
             return ChangeFormation(u.id, "square")
         goal = self._goal(u, kind, obj, near)
         return self._choose_move(u, goal, near, kind, form)
 
-    def _formation(self, u, dist: float, eboxes) -> str:
+    def _formation(self, u, dist: float) -> str:
         """With formations in use: column to march, line to fight, square against
         cavalry close by. '' keeps the formation it has."""
         b = self.battle
@@ -204,7 +207,7 @@ class Commander:
             return ""
         here = box_of(b, u)
         brd = board(b)
-        horse = [e for e in eboxes if _gap(here, e) <= 4
+        horse = [e for e in enemies_of(b, self.side)[1] if _gap(here, e) <= 4
                  and profile(b.units[brd.box_unit[e]]).arm == "cavalry"]
         if any(_gap(here, e) <= 2 for e in horse):
             return "square" if u.formation != "square" else ""
@@ -345,7 +348,13 @@ class Commander:
         arc = b.option("fire_arc", 45)
         candidates = []
         hx, hy = here
-        for e, eb in zip(*enemies_of(b, self.side)):
+        boxes = brd.unit_box
+        # the order candidates are found in does not matter: they are sorted by a key
+        # that ends with the unit id
+        units = b.units
+        for eid in brd.enemies_near(self.side, here, rng):
+            e = units[eid]
+            eb = boxes[eid]
             dx, dy = abs(eb[0] - hx), abs(eb[1] - hy)
             gap = dx + dy - 0.5 * (dx if dx < dy else dy)
             if gap > rng or not in_front_arc(here, face, eb, arc) or (bomb and gap <= GRAPE_RANGE):
@@ -387,26 +396,36 @@ class Commander:
         spots_of_units = [brd.unit_box[u.id] for u in units]
         radius = LEADER["radius"]
 
-        def score(box):
-            bx, by = box
-            far = 0
-            for ux, uy in spots_of_units:
-                dx, dy = abs(ux - bx), abs(uy - by)
-                if dx + dy - 0.5 * (dx if dx < dy else dy) > radius:
-                    far += 1
-            return _gap(box, want) + 3 * far + (1 if box in brd.box_unit else 0)
-        here_score = score(here)
-        spots = sorted(((score(bx), bx) for bx in _around(want, 2)
-                        if brd.grid.contains(bx) and _gap(here, bx) <= LEADER["move"]))
+        def scores(boxes):
+            return leader_spot_scores(boxes, spots_of_units, want, radius, brd.box_unit)
+        here_score = scores([here])[0][0]
+        spots = sorted(scores([bx for bx in _around(want, 2)
+                               if brd.grid.contains(bx) and _gap(here, bx) <= LEADER["move"]]))
         if not spots:                       # too far to reach the spot: ride toward it
-            spots = sorted(((score(bx), bx) for bx in _around(here, 4)
-                            if brd.grid.contains(bx) and _gap(here, bx) <= LEADER["move"]))
+            spots = sorted(scores([bx for bx in _around(here, 4)
+                                   if brd.grid.contains(bx) and _gap(here, bx) <= LEADER["move"]]))
         for sc, bx in spots[:12]:           # best first; the first he can ride to
             if sc >= here_score - 0.5:
                 return None
             if bx != here and leader_cost(b, leader, bx) is not None:
                 return MoveLeader(leader.id, brd.centre(bx))
         return None
+
+
+def leader_spot_scores(boxes: list[Box], units: list[Box], want: Box, radius: float,
+                       taken) -> list[tuple[float, Box]]:
+    """(score, box) for each box a leader might ride to, lower better: near the spot he
+    wants, few of his units beyond his radius (3 each), not a box a unit holds. The
+    units beyond are counted for all boxes in one numpy pass (whole and half boxes:
+    exact in floats)."""
+    if not boxes:
+        return []
+    bxs, ups = np.array(boxes, dtype=np.int64), np.array(units, dtype=np.int64)
+    dx = np.abs(bxs[:, None, 0] - ups[None, :, 0])
+    dy = np.abs(bxs[:, None, 1] - ups[None, :, 1])
+    far = ((dx + dy - 0.5 * np.minimum(dx, dy)) > radius).sum(axis=1).tolist()
+    return [(_gap(box, want) + 3 * f + (1 if box in taken else 0), box)
+            for box, f in zip(boxes, far)]
 
 
 def _around(centre: Box, radius: int):

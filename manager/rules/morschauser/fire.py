@@ -100,7 +100,14 @@ _SIGHT_PLANS: dict[int, tuple] = {}        # id(terrain index) -> (it, {(a, b): 
 
 
 def fire_spec(battle, unit, target) -> FireSpec:
-    """The volley as the map sets it up: range and cover read off the boxes."""
+    """The volley as the map sets it up: range and cover read off the boxes. Kept until
+    the battle changes (the commander weighs it, the check and the resolver ask again);
+    callers only read it."""
+    return battle.cached(("morschauser.fire_spec", unit.id, target.id),
+                         lambda: _fire_spec(battle, unit, target))
+
+
+def _fire_spec(battle, unit, target) -> FireSpec:
     a, b = box_of(battle, unit), box_of(battle, target)
     cover = []
     terrain = board(battle).terrain

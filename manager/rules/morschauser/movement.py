@@ -152,6 +152,7 @@ def search(battle, unit, budget: float, roads_only: bool = False) -> Reach:
     buckets: list[list] = [[] for _ in range(limit + 1)]
     buckets[0].append(start)
     ok, ok_cache = _stepper(battle, unit, roads_only)
+    ok_get = ok_cache.get
     in_zoc = b.enemy_zoc_boxes(unit.side)
     no_contact = bombarding(battle)                 # the opening bombardment: keep apart
     contact = reach.contact
@@ -176,11 +177,13 @@ def search(battle, unit, budget: float, roads_only: bool = False) -> Reach:
                 continue
             dx, dy = dirs[d]
             nb = (box[0] + dx, box[1] + dy)
-            through, stop = ok(nb)
-            if not through:
+            hit = ok_get(nb)
+            if hit is None:
+                hit = ok(nb)
+            if not hit[0]:
                 continue
             if nb in in_zoc:                            # entering a zone of control: stop
-                if stop and not no_contact and c < contact.get(nb, 99) * 2:
+                if hit[1] and not no_contact and c < contact.get(nb, 99) * 2:
                     contact[nb] = c / 2
                 continue
             ns = (nb, d)
@@ -190,7 +193,7 @@ def search(battle, unit, budget: float, roads_only: bool = False) -> Reach:
     # a state in a box the unit may not stop in (a friend's) is only a way through
     cost_of = reach.cost
     for state, c in best.items():
-        if state[0] == here or ok_cache.get(state[0], (True, True))[1]:
+        if state[0] == here or ok_get(state[0], (True, True))[1]:
             cost_of[state] = c / 2
     return reach
 
@@ -295,33 +298,45 @@ def leader_cost(battle, leader, to: Box) -> float | None:
 
     Leaders ride anywhere but impassable ground and enemy-held boxes, 1.5 a diagonal.
     A* with the octile distance as its guide: on open ground it walks straight there.
+    Kept until the battle changes: the commander's choice and the check of it ask alike.
     """
+    return battle.cached(("morschauser.leader_cost", leader.id, to),
+                         lambda: _leader_cost(battle, leader, to))
+
+
+def _leader_cost(battle, leader, to: Box) -> float | None:
     b = board(battle)
     start = box_of(battle, leader)
     budget = float(LEADER["move"])
+    tx, ty = to
 
     def guess(box):
-        dx, dy = abs(box[0] - to[0]), abs(box[1] - to[1])
+        dx, dy = abs(box[0] - tx), abs(box[1] - ty)
         return dx + dy - 0.5 * min(dx, dy)
     if guess(start) > budget + 1e-9:
         return None
+    refused = b.refusals("leader", _refusal)
+    cols, rows = b.grid.cols, b.grid.rows
+    box_unit, units, side = b.box_unit, battle.units, leader.side
+    limit = budget + 1e-9
     cost = {start: 0.0}
     heap = [(guess(start), 0.0, start)]
+    steps = [(dx, dy, 1.5 if d % 2 else 1.0) for d, (dx, dy) in enumerate(DIRS)]
     while heap:
         _, c, box = heapq.heappop(heap)
         if box == to:
             return c
         if c > cost[box]:
             continue
-        for d, (dx, dy) in enumerate(DIRS):
+        for dx, dy, sc in steps:
             nb = (box[0] + dx, box[1] + dy)
-            nc = c + (1.5 if d % 2 else 1.0)
-            if nc + guess(nb) > budget + 1e-9 or nc >= cost.get(nb, math.inf):
+            nc = c + sc
+            if nc + guess(nb) > limit or nc >= cost.get(nb, math.inf):
                 continue
-            if b.refusal("leader", nb, _refusal):
+            if not (0 <= nb[0] < cols and 0 <= nb[1] < rows) or nb in refused:
                 continue
-            other = b.box_unit.get(nb)
-            if other and battle.units[other].side != leader.side:
+            other = box_unit.get(nb)
+            if other and units[other].side != side:
                 continue
             cost[nb] = nc
             heapq.heappush(heap, (nc + guess(nb), nc, nb))
