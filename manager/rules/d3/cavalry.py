@@ -274,12 +274,14 @@ class CavalryMixin:
         for score, to in moves:
             if best is not None and score <= best[0]:
                 break
+            if surely_blocked(self.battle, u, to):        # refused: never the best
+                continue
             score -= CRAMPED if self._cramped(u, to, u.facing, friends) else 0.0
             if best is not None and score <= best[0]:
                 continue
             e = min(staging, key=lambda s: distance(to, s[1]))[2]
             action = MoveUnit(u.id, to, round(bearing(to, e.pos)) % 360)
-            if not surely_blocked(self.battle, u, to) and self.legal(action):
+            if self.legal(action):
                 best = (score, action)
         return best[1] if best else None
 

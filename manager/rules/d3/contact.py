@@ -40,6 +40,27 @@ def _axes(mover: Footprint, target: Footprint, along: float):
     return out
 
 
+def _sublevel(axes, c: float):
+    """(lo, hi): the d where the separation max(|d * a - b| - e) is at most c (empty
+    when lo > hi), accurate to far below SLACK; None when an axis all but parallel to
+    the path (|a| under 1e-4) leaves it unclear."""
+    lo, hi = -math.inf, math.inf
+    for a, b, e in axes:
+        w = e + c
+        if abs(a) < 1e-4:
+            if abs(a) < 1e-12 and abs(b) <= w - 1e-9:
+                continue                         # holds all along the path
+            if abs(a) < 1e-12 and abs(b) > w + 1e-9:
+                return math.inf, -math.inf       # holds nowhere
+            return None
+        p, q = (b - w) / a, (b + w) / a
+        lo, hi = max(lo, min(p, q)), min(hi, max(p, q))
+    return lo, hi
+
+
+SLACK = 1e-9      # inches along the path: far above the rounding of the intervals' ends
+
+
 @lru_cache(maxsize=8192)
 def contact_point(mover: Footprint, target: Footprint, along: float):
     """`footprint.contact_point(mover, target, along)`, the same answer (see above; like
@@ -47,7 +68,17 @@ def contact_point(mover: Footprint, target: Footprint, along: float):
     axes = _axes(mover, target, along)
     fx, fy = heading(along)
 
+    # the separation is convex and piecewise linear in d: where it is surely above EPS
+    # or surely below EPS / sqrt(2) is two intervals, worked out once; only the
+    # halvings near their ends (within SLACK) measure it, or ask shapely
+    near = _sublevel(axes, EPS + MARGIN)         # outside it: apart
+    deep = _sublevel(axes, LOW - MARGIN)         # inside it: not apart
+
     def apart(d: float) -> bool:
+        if near is not None and (d < near[0] - SLACK or d > near[1] + SLACK):
+            return True
+        if deep is not None and deep[0] + SLACK < d < deep[1] - SLACK:
+            return False
         s = max(abs(d * a - b) - e for a, b, e in axes)
         if s > EPS + MARGIN:
             return True
@@ -64,8 +95,13 @@ def contact_point(mover: Footprint, target: Footprint, along: float):
     if apart(far):
         # the shared function samples 65 points of the path and bisects up to the first
         # of the closest: the first sample whose bases surely overlap (gap 0), when all
-        # before it are surely apart; anything less clear is left to it
-        for i in range(65):
+        # before it are surely apart (as all are before the separation can fall to
+        # MARGIN: the scan starts a little before that); anything less clear is left
+        # to it
+        touch = _sublevel(axes, MARGIN)
+        first = 0 if touch is None or touch[0] <= 0 else 65 if touch[0] > far else \
+            max(0, int((touch[0] - SLACK) / far * 64) - 1)
+        for i in range(first, 65):
             s = max(abs(far * i / 64 * a - b) - e for a, b, e in axes)
             if s < -MARGIN:
                 hi = far * i / 64
