@@ -398,3 +398,83 @@ def test_d3_surely_no_charge_path_in_play(monkeypatch):
     while not s.battle.state.over and s.battle.state.turn <= 2:
         ap.play_turn()
     assert seen[True] > 100 and seen[False] > 50
+
+
+# ---- the shooting candidates: the near-scan's list, filtered one by one ------------------
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["hanau", "austerlitz"]), st.integers(0, 10 ** 6), st.floats(0, 60))
+def test_d3_in_range_candidates_are_the_old_list(name, pick, reach):
+    """The same enemies in the same order as near(unit, reach) less those surely out of
+    range, for any unit of either side (cavalry: none)."""
+    from manager.rules.d3.combat import in_range_candidates, surely_out_of_range
+    from manager.rules.d3.units import near
+    b = _battle(name)
+    units = b.live_units()
+    u = units[pick % len(units)]
+    side = b.enemy_of(u.side)
+    old = [e for e in near(b, u.pos, reach, side) if not surely_out_of_range(b, u, e)]
+    assert in_range_candidates(b, u, reach, side) == old
+
+
+def test_d3_in_range_candidates_are_not_vacuous():
+    from manager.rules.d3.combat import in_range_candidates
+    from manager.rules.d3.units import utype
+    b = _battle("hanau")
+    shooters = [u for u in b.live_units() if utype(u) != "cavalry"]
+    assert any(in_range_candidates(b, u, 60, b.enemy_of(u.side)) for u in shooters)
+
+
+# ---- the look-ahead's candidate spots: the plain computation's list ----------------------
+def _old_candidates(c, u, reach):
+    """_candidates computed plainly: every ring spot, aspect and blow per spot, the
+    exposure by the one-spot scan."""
+    from manager.footprint import aspect, bearing, distance, heading
+    from manager.odds import Dist
+    from manager.rules.d3.cavalry import EXPOSURE_WEIGHT, RINGS, blow_value
+    from manager.rules.d3.combat import Strike, blow_hits
+    from manager.rules.d3.units import footprint, on_hilltop, utype
+    b = c.battle
+    out = []
+    for e in c._targets(u, reach + max(RINGS)):
+        away = bearing(e.pos, u.pos)
+        ways = [away + d for d in (-90, -45, 0, 45, 90)]
+        ways += [e.facing + 90, e.facing + 180, e.facing + 270]
+        for r in RINGS:
+            for w in ways:
+                hx, hy = heading(w % 360)
+                spot = (round(e.x + hx * r, 2), round(e.y + hy * r, 2))
+                if distance(u.pos, spot) <= reach:
+                    minus = (1 if on_hilltop(b, e) else 0) + (1 if utype(e) == "cavalry" else 0)
+                    s = Strike(minus, aspect(footprint(b, e), spot) != "front")
+                    worth = blow_value(Dist.die([blow_hits(b, s, f) for f in (1, 2, 3)]), e)
+                    out.append([worth - EXPOSURE_WEIGHT * c._exposure(spot), spot, e])
+    return out
+
+
+def test_d3_cavalry_candidates_are_the_plain_ones_in_play(monkeypatch):
+    """Two Austerlitz turns: every horse's candidate spots, their bounds and targets are
+    those of the plain computation, value for value and in order."""
+    import sys
+
+    from manager.autopilot import Autopilot
+    from manager.rules.d3 import cavalry
+    from manager.session import Session
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_common import AUSTERLITZ, scenario
+    fast = cavalry.CavalryMixin._candidates
+    asked = [0, 0]
+
+    def checked(self, u, reach):
+        got = fast(self, u, reach)
+        assert got == _old_candidates(self, u, reach)
+        asked[0] += 1
+        asked[1] += len(got)
+        return got
+
+    monkeypatch.setattr(cavalry.CavalryMixin, "_candidates", checked)
+    s = Session(scenario(AUSTERLITZ, "d3", seed=1, turns=2))
+    ap = Autopilot(s)
+    ap.step()
+    while not s.battle.state.over and s.battle.state.turn <= 2:
+        ap.play_turn()
+    assert asked[0] > 20 and asked[1] > 2000

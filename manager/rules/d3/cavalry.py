@@ -182,6 +182,7 @@ class CavalryMixin:
         spot, an upper bound of its worth (only "cramped" is still to take off)."""
         b = self.battle
         found, blows = [], {}
+        far = (reach + 0.01) ** 2      # a spot moves under 0.0071 inch when rounded
         for e in self._targets(u, reach + max(RINGS)):
             away = bearing(e.pos, u.pos)
             ways = [away + d for d in (-90, -45, 0, 45, 90)]
@@ -192,7 +193,10 @@ class CavalryMixin:
             corner = math.degrees(math.atan2(fp.frontage / 2, fp.depth / 2)) + EPS
             for r in RINGS:
                 for hx, hy in heads:
-                    spot = (round(e.x + hx * r, 2), round(e.y + hy * r, 2))
+                    x, y = e.x + hx * r, e.y + hy * r
+                    if (x - u.x) ** 2 + (y - u.y) ** 2 > far:
+                        continue                 # rounded, still beyond the reach
+                    spot = (round(x, 2), round(y, 2))
                     if distance(u.pos, spot) <= reach:
                         double = angle_between(bearing(fp.centre, spot), fp.facing) > corner
                         found.append((self._blow_worth(u, e, double, blows), spot, e))

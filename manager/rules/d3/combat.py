@@ -114,9 +114,16 @@ def in_range_candidates(battle, unit, enemies_reach: float, side: str) -> list:
         return []
     k = abs(float(battle.option("frontage_scale", 1.0) or 1.0))
     front = footprint(battle, unit).front_centre()
-    return [e for e in near(battle, front, RANGE[utype(unit)] + HALF_DIAGONAL * k + 1.0, side)
-            if distance(e.pos, unit.pos) <= enemies_reach
-            and not surely_out_of_range(battle, unit, e)]
+    r = RANGE[utype(unit)]
+    out = []
+    for e in near(battle, front, r + HALF_DIAGONAL * k + 1.0, side):
+        if distance(e.pos, unit.pos) > enemies_reach:
+            continue
+        tfp = footprint(battle, e)               # surely_out_of_range, its very floats
+        if distance(front, tfp.centre) > r + math.hypot(tfp.frontage, tfp.depth) / 2 + 2e-6:
+            continue
+        out.append(e)
+    return out
 
 
 def surely_out_of_range(battle, unit, target) -> bool:
