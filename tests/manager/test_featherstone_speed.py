@@ -244,3 +244,168 @@ def test_has_target_is_the_scan_of_every_enemy_in_play():
             found += scan
             assert c._has_target(u) == scan
     assert judged > 20 and 0 < found < judged
+
+
+# ---- support fire: the lines to one target judged together --------------------------------
+def old_supporters(battle, melee, side, chosen=None) -> list:
+    """supporters as it was before the sight pre-check: every pair measured."""
+    from manager.rules.featherstone import support as sp
+    fighting = {melee.defender, *melee.attackers}
+    enemies = [battle.units[u] for u in fighting if battle.units[u].side != side]
+    out = []
+    for u in fire.near_units(battle, battle.units[melee.defender].pos, 60, side):
+        if u.id in fighting or (chosen is not None and u.id not in chosen) \
+                or fire.may_fire_supporting(battle, u):
+            continue
+        for e in enemies:
+            try:
+                sp._spec(battle, u, e)
+            except IllegalAction:
+                continue
+            out.append((u, e))
+            break
+    return out
+
+
+def test_supporters_are_the_old_scan_in_play(monkeypatch):
+    """Every support-fire question of 3 turns of Austerlitz (the commander's odds and the
+    melees resolved) gets the same units as when each pair is measured."""
+    from manager.rules.featherstone import melee_odds as mo, support as sp
+    seen = []
+    real = sp.supporters
+
+    def recording(battle, melee, side, chosen=None):
+        got = real(battle, melee, side, chosen)
+        seen.append((battle.copy(), melee, side, chosen, got))
+        return got
+    monkeypatch.setattr(sp, "supporters", recording)
+    for _ in phases_in_play(turns=3, phases=("melee",)):
+        pass
+    assert len(seen) > 20
+    hidden = 0
+    for b, m, side, chosen, got in seen:
+        old = old_supporters(b, m, side, chosen)
+        assert [(u.id, e.id) for u, e in got] == [(u.id, e.id) for u, e in old]
+        for e in (b.units[x] for x in (m.defender, *m.attackers) if b.units[x].side != side):
+            near = [u for u in fire.near_units(b, e.pos, 30, side) if u.id != e.id]
+            hidden += sum(fire.hidden_from(b, e, near))
+    assert hidden > 10
+
+
+@settings(max_examples=200, deadline=None)
+@given(spot, st.integers(0, 359), st.floats(0.05, 0.95), st.floats(-4, 4),
+       st.integers(0, 359), st.sampled_from(["line_infantry", "heavy_cavalry",
+                                             "foot_artillery", "light_infantry"]),
+       st.floats(-40, 40), st.floats(4, 30))
+def test_hidden_from_only_when_a_base_is_in_the_way(a, fa, t, side, fb, kb, turn, rng):
+    """A blocker near the line from a shooter to a target (across it, beside it, on its
+    ends): judged from the target's end, a "hidden" answer always comes with the
+    shooter's own sight scan naming a base in the way."""
+    from manager.footprint import heading
+    a = (a[0] + 35, a[1] + 40)
+    hx, hy = heading(fa + turn)
+    e = (a[0] + hx * rng, a[1] + hy * rng)
+    px, py = -hy, hx
+    blk = (a[0] + hx * rng * t + px * side, a[1] + hy * rng * t + py * side)
+    b = build_table([piece("a", "blue", "line_infantry", a, facing=fa),
+                     piece("b", "blue", kb, blk, facing=fb),
+                     piece("e", "red", "line_infantry", e)], FS, width=120, height=120)
+    shooters = [b.units["a"], b.units["b"]]
+    for s_, h in zip(shooters, fire.hidden_from(b, b.units["e"], shooters)):
+        if h:
+            assert "is in the way" in fire.sight_refusal(b, s_, b.units["e"])
+
+
+def test_hidden_from_sees_a_base_squarely_across_the_line():
+    b = build_table([piece("a", "blue", "line_infantry", (20, 30)),
+                     piece("c", "blue", "line_infantry", (32, 30)),
+                     piece("x", "blue", "line_infantry", (20, 25)),
+                     piece("y", "blue", "line_infantry", (38, 25)),
+                     piece("e", "red", "line_infantry", (20, 20))], FS, width=60, height=40)
+    # a: x stands across its line to e; c: y stands beside it (not in the way)
+    assert fire.hidden_from(b, b.units["e"], [b.units["a"], b.units["c"]]) == [True, False]
+
+
+# ---- enemy horse near: the circles first ---------------------------------------------------
+def test_cavalry_near_is_the_scan_in_play():
+    from manager.rules.featherstone.state import unit_gap
+    judged = near = 0
+    for s, side in phases_in_play(turns=3, phases=("moves",)):
+        b = s.battle
+        c = Commander(b, side)
+        for u in b.live_units(side):
+            enemies = fire.near_units(b, u.pos, 40, b.enemy_of(side))
+            scan = any(choices.arm(e) == "cavalry" and unit_gap(b, e, u) <= 12
+                       for e in enemies)
+            judged += 1
+            near += scan
+            assert c._cavalry_near(u, enemies) == scan
+    assert judged > 200 and 0 < near < judged
+
+
+# ---- a general on the base: plain arithmetic first -----------------------------------------
+@settings(max_examples=300, deadline=None)
+@given(st.floats(-8, 8), st.floats(-8, 8), st.integers(0, 359), st.floats(0.5, 12),
+       st.floats(0.5, 6))
+def test_on_base_agrees_with_the_buffered_shape(px, py, facing, front, depth):
+    from shapely.geometry import Point
+    from manager.footprint import Footprint
+    from manager.rules.featherstone.state import _on_base
+    fp = Footprint(20.0, 20.0, facing, front, depth)
+    for xy in ((20 + px, 20 + py), (20 + px / 4, 20 + py / 4)):
+        inside = _on_base(fp, xy)
+        if inside is not None:
+            assert inside == fp.polygon().buffer(0.25).contains(Point(*xy))
+
+
+def test_attached_leaders_are_the_shape_test_in_play():
+    from shapely.geometry import Point
+    from manager.rules.featherstone.state import attached_leaders, footprint
+    judged = attached = 0
+    for s, side in phases_in_play(turns=2, phases=("generals", "charges", "melee")):
+        b = s.battle
+        for u in b.live_units():
+            poly = footprint(b, u).polygon().buffer(0.25)
+            shape = [l for l in b.live_leaders(u.side) if poly.contains(Point(l.x, l.y))]
+            judged += 1
+            attached += bool(shape)
+            assert attached_leaders(b, u) == shape
+            assert attached_leaders(b, u) == shape              # remembered
+    assert judged > 500 and attached > 10
+
+
+# ---- enemies near enough to shoot at: numpy first -----------------------------------------
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(spot, st.integers(0, 359), st.sampled_from(
+    ["line_infantry", "heavy_cavalry", "foot_artillery"]), st.booleans()), min_size=2,
+    max_size=8), st.floats(1, 40), st.floats(0, 30))
+def test_near_bases_is_the_scan(pieces, reach, inches):
+    from manager.footprint import surely_apart
+    from manager.rules.featherstone.state import footprint, near_bases, near_units
+    b = build_table([piece(f"u{k}", "red" if red else "blue", kind, at, facing=f)
+                     for k, (at, f, kind, red) in enumerate(pieces)], FS)
+    for u in b.live_units():
+        for side in ("blue", "red"):
+            scan = [e for e in near_units(b, u.pos, reach, side)
+                    if not surely_apart(footprint(b, u), footprint(b, e), inches)]
+            assert near_bases(b, u, side, reach, inches) == scan
+
+
+def test_fire_candidates_are_the_scan_in_play():
+    from manager.footprint import surely_apart
+    from manager.rules.featherstone.state import footprint, near_bases, near_units
+    judged = kept = 0
+    for s, side in phases_in_play(turns=3, phases=("fire_first", "moves")):
+        b = s.battle
+        c = Commander(b, side)
+        for u in b.live_units(side):
+            if choices.arm(u) == "cavalry":
+                continue
+            reach = 55 if choices.arm(u) == "artillery" else 20
+            scan = [e for e in near_units(b, u.pos, reach, b.enemy_of(side))
+                    if not surely_apart(footprint(b, u), footprint(b, e), c._longest(u))]
+            got = near_bases(b, u, b.enemy_of(side), reach, c._longest(u))
+            judged += 1
+            kept += len(got)
+            assert got == scan
+    assert judged > 200 and kept > 100

@@ -345,8 +345,8 @@ def _generals_in_path(battle, unit, end, dice, events: list) -> None:
     """Unattached enemy generals the charge passes over shelter or are overrun."""
     hull = swept(footprint(battle, unit), end)
     enemy = battle.enemy_of(unit.side)
-    attached = {l.id for u in battle.live_units(enemy) for l in attached_leaders(battle, u)
-                if distance(u.pos, unit.pos) < 40}
+    attached = {l.id for u in battle.live_units(enemy) if distance(u.pos, unit.pos) < 40
+                for l in attached_leaders(battle, u)}
     for l in battle.live_leaders(enemy):
         if l.id in attached or not hull.contains(Point(l.x, l.y)):
             continue

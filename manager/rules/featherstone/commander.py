@@ -23,7 +23,8 @@ from .charges import must_charge_left, surely_too_far
 from .choices import charge_value, commit_for_defence, counter_choice, reroll_choice
 from .morale import may_influence, to_check
 from .moves import lands_on_another
-from .state import allowance, arm, engaged, footprint, move_rate, near_units, profile, unit_gap
+from .state import (allowance, arm, engaged, footprint, move_rate, near_bases, near_units,
+                    profile, unit_gap)
 from .tables import ARTILLERY_RANGES, GENERAL_MOVE, NEAR_MOD, SMALL_ARMS
 
 class Commander(OrdersCommander):
@@ -119,7 +120,7 @@ class Commander(OrdersCommander):
         enemy = min(enemies, key=lambda e: distance(e.pos, u.pos)) if enemies else None
         gap = unit_gap(b, enemy, u) if enemy else 1e9
         if arm(u) == "infantry":
-            cav_near = any(arm(e) == "cavalry" and unit_gap(b, e, u) <= 12 for e in enemies)
+            cav_near = self._cavalry_near(u, enemies)
             if cav_near and u.formation != "square":
                 action = ChangeFormation(u.id, "square")
                 if self.legal(action):
@@ -151,6 +152,14 @@ class Commander(OrdersCommander):
             return None
         return self._toward(u, bearing(u.pos, goal), want)
 
+    def _cavalry_near(self, u, enemies) -> bool:
+        """Enemy horse within 12 inches of the unit's base (bases whose circles are
+        farther apart are not measured)."""
+        b = self.battle
+        fp = footprint(b, u)
+        return any(arm(e) == "cavalry" and not surely_apart(footprint(b, e), fp, 12)
+                   and unit_gap(b, e, u) <= 12 for e in enemies)
+
     def _toward(self, u, way: float, inches: float, keep_facing: bool = False):
         arc = self.battle.option("forward_arc", 45)
         off = ((way - u.facing + 180) % 360) - 180
@@ -176,18 +185,21 @@ class Commander(OrdersCommander):
     def _has_target(self, u) -> bool:
         # beyond range or surely hidden by a base (all judged together): no shot, value 0
         b = self.battle
-        cands = [e for e in near_units(b, u.pos, 50, b.enemy_of(self.side))
-                 if not self._out_of_range(u, e)]
+        cands = near_bases(b, u, b.enemy_of(self.side), 50, self._longest(u))
         return any(not hidden and self._shot_value(u, e) > 0
                    for e, hidden in zip(cands, surely_hidden(b, u, cands)))
 
+    def _longest(self, u) -> float:
+        weapon = profile(u)["weapon"]
+        return (ARTILLERY_RANGES[weapon][-1] if arm(u) == "artillery"
+                else SMALL_ARMS[weapon][-1][0])
+
     def _out_of_range(self, u, e) -> bool:
         """Beyond the weapon's longest range whatever the bases' angles: the rules would
-        refuse the shot (after judging the line of sight, the costly part), so skip it."""
-        weapon = profile(u)["weapon"]
-        longest = (ARTILLERY_RANGES[weapon][-1] if arm(u) == "artillery"
-                   else SMALL_ARMS[weapon][-1][0])
-        return surely_apart(footprint(self.battle, u), footprint(self.battle, e), longest)
+        refuse the shot (after judging the line of sight, the costly part), so skip it.
+        (near_bases asks it of every enemy near at once.)"""
+        return surely_apart(footprint(self.battle, u), footprint(self.battle, e),
+                            self._longest(u))
 
     def _shot_value(self, u, e) -> float:
         if self._out_of_range(u, e):
@@ -206,8 +218,8 @@ class Commander(OrdersCommander):
             options = []
             # fire at a charger: ResolveMelee takes it; beyond range or surely hidden by
             # a base (all candidates judged together): the rules would refuse the shot
-            cands = [e for e in near_units(b, u.pos, reach, b.enemy_of(self.side))
-                     if not engaged(b, e) and not self._out_of_range(u, e)]
+            cands = [e for e in near_bases(b, u, b.enemy_of(self.side), reach,
+                                           self._longest(u)) if not engaged(b, e)]
             for e, hidden in zip(cands, surely_hidden(b, u, cands)):
                 action = Fire(u.id, e.id)
                 if not hidden and self.legal(action):

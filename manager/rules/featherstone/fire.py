@@ -16,6 +16,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
 
 from ... import spatial
 from ...actions import need
@@ -95,12 +96,39 @@ def surely_hidden(battle, unit, targets) -> list:
     from ...sightlines import surely_crossed
     if not targets:
         return []
-    reach = max(distance(unit.pos, t.pos) for t in targets) + 8
-    others = near_units(battle, unit.pos, reach)
+    others = _by_lines(battle, unit.pos, targets)
     hidden = surely_crossed(unit.pos, [t.pos for t in targets], [t.id for t in targets],
                             others, [footprint(battle, o) for o in others], unit, 8.0,
                             centre_within=4.5)
     return [h and not mark(t, "charging") for h, t in zip(hidden, targets)]
+
+
+def _by_lines(battle, a, units) -> list:
+    """Live units (in live_units order) whose centre lies in the box around `a` and the
+    units' centres widened by the scan's 4.5 inches: every base a line from `a` to one
+    of them could be surely crossed by (its centre within 4.5 of the line, so within the
+    line's length + 4.5 of either end: inside the scan's reach too)."""
+    g = spatial.unit_grid(battle)
+    xs, ys = [a[0]] + [u.x for u in units], [a[1]] + [u.y for u in units]
+    m = 4.5 + 1e-6
+    keep = (g.xs >= min(xs) - m) & (g.xs <= max(xs) + m) & \
+        (g.ys >= min(ys) - m) & (g.ys <= max(ys) + m)
+    return [g.units[k] for k in np.flatnonzero(keep)]
+
+
+def hidden_from(battle, target, shooters) -> list:
+    """For each shooter: does `sight_refusal(battle, shooter, target)` surely name a base
+    in the way? All the lines to one target (support fire) judged in one numpy pass from
+    the target's end: the same segment, the same two units left out, and the scan's
+    bound of 4.5 inches from the line keeps a blocker within the line's length + 4.5 of
+    the shooter, inside the scan's length + 8. False means only "maybe not"."""
+    from ...sightlines import surely_crossed
+    if not shooters:
+        return []
+    others = _by_lines(battle, target.pos, shooters)
+    return surely_crossed(target.pos, [s.pos for s in shooters], [s.id for s in shooters],
+                          others, [footprint(battle, o) for o in others], target, 8.0,
+                          centre_within=4.5)
 
 
 def square_face(battle, unit, target) -> int:
@@ -249,13 +277,14 @@ def resolve_fire(battle, action, dice) -> list:
     if kind:
         return resolve_charge_shot(battle, unit, target, kind, dice)
     events: list = []
-    if unit.formation == "square":
+    shot = shot_spec(battle, unit, target)      # as checked (the shooter's fired and faces
+    if unit.formation == "square":              # marks below change no shot)
         face = square_face(battle, unit, target)
         battle.mark_unit(unit.id, faces=tuple(sorted(mark(unit, "faces", ()) + (face,))))
         battle.update_unit(unit.id, fired=True)
     else:
         battle.update_unit(unit.id, fired=True)
-    shoot(battle, unit, target, shot_spec(battle, unit, target), dice, events)
+    shoot(battle, unit, target, shot, dice, events)
     from .losses import settle
     settle(battle, events)
     return events

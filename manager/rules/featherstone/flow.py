@@ -128,12 +128,16 @@ def resolve_end_phase(battle, action, dice) -> list:
         nxt = STEPS[i + 1]
         who = side_order(battle, nxt)[0] if nxt in PER_SIDE else first_in(battle, "moves")
     if nxt in ("fire_first", "fire") and (nxt != step):
-        for u in battle.live_units():              # simultaneous: figures and disorder
-            battle.mark_unit(u.id, strength=u.hits,  # as the step begins
-                             was_disordered=True if u.disordered else None)
+        # simultaneous: figures and disorder as the step begins (marks already so are
+        # left as they are: the same state, and the unit keeps its record)
+        for u in battle.live_units():
+            was = True if u.disordered else None
+            if mark(u, "strength") != u.hits or mark(u, "was_disordered") != was:
+                battle.mark_unit(u.id, strength=u.hits, was_disordered=was)
     if nxt == "melee":                             # support and first fire: as they are now
         for u in battle.live_units():
-            battle.mark_unit(u.id, strength=None, was_disordered=None)
+            if mark(u, "strength") is not None or mark(u, "was_disordered") is not None:
+                battle.mark_unit(u.id, strength=None, was_disordered=None)
     if nxt == "moves":
         _crews_return(battle, who)
     battle.set_state(phase=nxt, active=who, fought=frozenset())

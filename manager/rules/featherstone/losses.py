@@ -163,13 +163,14 @@ def retreat(battle, uid: str, away_from, moves: float, face: str, how: str,
     facing = round((way + 180) % 360) if face == "enemy" else round(way)
     t = table_terrain(battle.battlefield)
     bf = battle.battlefield
-    others = [u for u in near_units(battle, unit.pos, inches + 12) if u.id != uid]
+    others = [footprint(battle, u) for u in near_units(battle, unit.pos, inches + 12)
+              if u.id != uid]
     fp = footprint(battle, unit, facing=facing)
 
     def stop(nxt) -> str:
         if not (0 <= nxt.x <= bf.width and 0 <= nxt.y <= bf.height):
             return "off"
-        if any(overlap(nxt, footprint(battle, o)) for o in others) or \
+        if any(overlap(nxt, o) for o in others) or \
                 t.kinds_at(nxt.polygon()) & set(IMPASSABLE_AREAS):
             return "blocked"
         return ""
@@ -180,7 +181,7 @@ def retreat(battle, uid: str, away_from, moves: float, face: str, how: str,
         eliminate(battle, uid, events, "driven off the table", dice=dice)
         return True
     x, y = unit.x + hx * done, unit.y + hy * done
-    if done == 0 and any(overlap(fp, footprint(battle, o)) for o in others):
+    if done == 0 and any(overlap(fp, o) for o in others):
         facing = unit.facing                   # no room even to turn: it stays as it was
     moved_leaders(battle, unit, x, y)
     battle.update_unit(uid, x=x, y=y, facing=facing % 360, fell_back=True)

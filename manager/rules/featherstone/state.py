@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ... import spatial
-from ...footprint import Footprint, distance, gap
+from ...footprint import Footprint, distance, gap, heading, surely_apart
 from ...model.forces import mark
 from .tables import (ARM_FORMATIONS, FIRING_RANKS, FIGURES_PER_DIE, MELEE_RANKS, MOVE,
                      PROFILES, RANKS, STAND_FIGURES, STAND_SIZE)
@@ -157,7 +159,13 @@ def _footprint(battle, unit, x, y, facing, formation) -> Footprint:
 
 
 def attached_leaders(battle, unit) -> list:
-    """Generals standing on the unit's base (within a quarter inch of it)."""
+    """Generals standing on the unit's base (within a quarter inch of it); remembered
+    until the battle changes (morale, odds and moves ask it of one unit in turn)."""
+    return spatial.memo(battle, "featherstone.attached", unit.id, (unit,),
+                        lambda: _attached(battle, unit))
+
+
+def _attached(battle, unit) -> list:
     fp = footprint(battle, unit)
     # the buffered base lies within its circle widened by the quarter inch: only the
     # generals inside that circle are asked of the shape (and none often)
@@ -165,9 +173,34 @@ def attached_leaders(battle, unit) -> list:
     near = [l for l in battle.live_leaders(unit.side) if distance(l.pos, fp.centre) <= reach]
     if not near:
         return []
+    out, unsure = [], []
+    for l in near:
+        inside = _on_base(fp, l.pos)
+        if inside is None:
+            unsure.append(l)
+        elif inside:
+            out.append(l)
+    if not unsure:
+        return out
     poly = fp.polygon().buffer(0.25)
     from shapely.geometry import Point
-    return [l for l in near if poly.contains(Point(l.x, l.y))]
+    return [l for l in near if l in out or (l in unsure and poly.contains(Point(l.x, l.y)))]
+
+
+def _on_base(fp, xy):
+    """Is the point within the base widened by a quarter inch? True when it lies inside
+    the base itself, False when it is farther than the quarter inch from it (the
+    buffered shape lies inside the true widening: its round corners are chords), each
+    with 1e-9 inches to spare; None otherwise (the shape decides)."""
+    fx, fy = heading(fp.facing)
+    px, py = xy[0] - fp.x, xy[1] - fp.y
+    along, across = abs(px * fx + py * fy), abs(-px * fy + py * fx)
+    hd, hf = fp.depth / 2, fp.frontage / 2
+    if along < hd - 1e-9 and across < hf - 1e-9:
+        return True
+    if math.hypot(max(along - hd, 0.0), max(across - hf, 0.0)) > 0.25 + 1e-9:
+        return False
+    return None
 
 
 def attached_to(battle, leader):
@@ -182,6 +215,25 @@ def near_units(battle, xy, reach: float, side: str | None = None) -> list:
     """Live units whose centre is within `reach` inches (a cheap first filter), in
     `live_units` order, from the battle's spatial index."""
     return spatial.near_units(battle, xy, reach, side)
+
+
+def near_bases(battle, unit, side: str, reach: float, inches: float) -> list:
+    """Live units of `side` (in live_units order) whose centre is within `reach` of the
+    unit's (near_units' test) and whose base is not surely more than `inches` from its
+    base (footprint.surely_apart): numpy over every base first, with a hair of slack,
+    then the two exact tests on the few left."""
+    g = spatial.unit_grid(battle)
+    if not g.units:
+        return []
+    fp = footprint(battle, unit)
+    r = math.hypot(fp.frontage, fp.depth) / 2
+    d = np.hypot(g.xs - unit.x, g.ys - unit.y)
+    keep = (d <= reach + 1e-9) & \
+        (d - spatial.radii(battle, footprint) - r <= inches + 1e-6 + 1e-9)
+    units = g.units
+    return [e for e in (units[k] for k in np.flatnonzero(keep).tolist())
+            if e.side == side and distance(e.pos, unit.pos) <= reach
+            and not surely_apart(fp, footprint(battle, e), inches)]
 
 
 def unit_gap(battle, a, b) -> float:

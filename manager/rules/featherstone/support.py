@@ -6,7 +6,7 @@ from __future__ import annotations
 from ...errors import IllegalAction
 from ...footprint import surely_apart
 from ...model.forces import mark
-from .fire import may_fire_supporting, shoot, shot_spec
+from .fire import hidden_from, may_fire_supporting, shoot, shot_spec
 from .state import arm, footprint, near_units, profile
 from .tables import ARTILLERY_RANGES, SMALL_ARMS
 
@@ -41,13 +41,24 @@ def supporters(battle, melee, side: str, chosen=None) -> list:
     enemies = [battle.units[u] for u in fighting if battle.units[u].side != side]
     out = []
     centre = battle.units[melee.defender].pos
-    for u in near_units(battle, centre, 60, side):
-        if u.id in fighting or (chosen is not None and u.id not in chosen) \
-                or may_fire_supporting(battle, u):
-            continue
-        for e in enemies:
+    able = [u for u in near_units(battle, centre, 60, side)
+            if not (u.id in fighting or (chosen is not None and u.id not in chosen)
+                    or may_fire_supporting(battle, u))]
+    # _spec would refuse a shot beyond reach, or (after the sight line) one a base surely
+    # hides: the lines to each enemy judged together
+    skip = set()
+    for e in enemies:
+        near = []
+        for u in able:
             if _surely_out_of_reach(battle, u, e):
-                continue                   # _spec would refuse it, after the sight line
+                skip.add((u.id, e.id))
+            else:
+                near.append(u)
+        skip.update((u.id, e.id) for u, h in zip(near, hidden_from(battle, e, near)) if h)
+    for u in able:
+        for e in enemies:
+            if (u.id, e.id) in skip:
+                continue
             try:
                 _spec(battle, u, e)
             except IllegalAction:
