@@ -67,30 +67,39 @@ def surely_crossed_arrays(origin, ends, end_keys, keys, ox, oy, fx, fy, hd, hf, 
 
 def _hits(ax, ay, tx, ty, lengths, ox, oy, fx, fy, hd, hf, ok, centre_within):
     """The separating-axis test of each line (tx, ty from the origin) against each base
-    the scan would test (`ok`): a numpy bool per line."""
+    the scan would test (`ok`): a numpy bool per line.
+
+    The line's own normal first: the base's corners must lie on both sides of the line,
+    and a base reaches across it no farther than its half diagonal, so pairs beyond that
+    cannot be crossed; the rest of the test runs on the pairs left (the same element-wise
+    arithmetic as on the whole table of pairs, so the same answers)."""
     m = MARGIN
     cx, cy = ox - ax, oy - ay                       # blockers' centres from the origin
+    with np.errstate(invalid="ignore", divide="ignore"):
+        nx, ny = -ty / lengths, tx / lengths
+    off = cx[None, :] * nx[:, None] + cy[None, :] * ny[:, None]
+    e, k = (ok & (np.abs(off) < np.hypot(hd, hf)[None, :] + m)).nonzero()
+    out = np.zeros(len(tx), dtype=bool)
+    if not len(e):
+        return out
+    tx, ty, lengths, nx, ny = tx[e], ty[e], lengths[e], nx[e], ny[e]
+    cx, cy, fx, fy, hd, hf = cx[k], cy[k], fx[k], fy[k], hd[k], hf[k]
+    hit = np.ones(len(e), dtype=bool)
     if centre_within is not None:                   # centre to segment distance
         with np.errstate(invalid="ignore", divide="ignore"):
-            t = np.clip((cx[None, :] * tx[:, None] + cy[None, :] * ty[:, None])
-                        / (lengths[:, None] ** 2), 0.0, 1.0)
-        d = np.hypot(t * tx[:, None] - cx[None, :], t * ty[:, None] - cy[None, :])
-        ok &= d < centre_within - m
+            t = np.clip((cx * tx + cy * ty) / (lengths ** 2), 0.0, 1.0)
+        d = np.hypot(t * tx - cx, t * ty - cy)
+        hit &= d < centre_within - m
 
     def overlaps(ux, uy, half):                     # projections on the base's axis (ux, uy)
-        s = tx[:, None] * ux + ty[:, None] * uy
+        s = tx * ux + ty * uy
         c = cx * ux + cy * uy
         lo, hi = np.minimum(s, 0.0), np.maximum(s, 0.0)
         return (lo < c + half - m) & (hi > c - half + m)
 
     rx, ry = -fy, fx
-    hit = ok & overlaps(fx[None, :], fy[None, :], hd[None, :]) \
-        & overlaps(rx[None, :], ry[None, :], hf[None, :])
-    # the line's own normal: the base's corners must lie on both sides of the line
-    with np.errstate(invalid="ignore", divide="ignore"):
-        nx, ny = -ty / lengths, tx / lengths
-    nx, ny = nx[:, None], ny[:, None]
+    hit &= overlaps(fx, fy, hd) & overlaps(rx, ry, hf)
     reach = np.abs(fx * nx + fy * ny) * hd + np.abs(rx * nx + ry * ny) * hf
-    off = cx * nx + cy * ny
-    hit &= (np.abs(off) < reach - m) & (lengths[:, None] > m)
-    return hit.any(axis=1)
+    hit &= (np.abs(cx * nx + cy * ny) < reach - m) & (lengths > m)
+    out[e[hit]] = True
+    return out
