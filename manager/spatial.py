@@ -26,12 +26,38 @@ class UnitGrid:
     """Live units (in `live_units` order) with their centres in numpy arrays: a query
     is a few vector operations over every unit, then the exact test on the few left."""
 
-    __slots__ = ("units", "xs", "ys")
+    __slots__ = ("units", "xs", "ys", "index", "generation")
 
     def __init__(self, units: list):
+        self.generation = 0
+        self._fill(units)
+
+    def _fill(self, units: list) -> None:
         self.units = units
         self.xs = np.fromiter((u.x for u in units), float, len(units))
         self.ys = np.fromiter((u.y for u in units), float, len(units))
+        self.index = None
+        self.generation += 1
+
+    def follow(self, battle, side, changes) -> None:
+        """Bring the grid up to date with the battle's journal of changes: a unit that
+        changed in place (moved, hit, re-formed) is patched where it stands in the order;
+        anything else (a unit gone, arrived or come back, a wholesale change) rebuilds.
+        `live_units(side)` keeps its order when a record is replaced (dict order)."""
+        if self.index is None:
+            self.index = {u.id: k for k, u in enumerate(self.units)}
+        units = battle.units
+        for change in changes:
+            if change[0] != "unit":
+                continue
+            u, k = units.get(change[1]), self.index.get(change[1])
+            live = u is not None and not u.eliminated and (side is None or u.side == side)
+            if k is None and not live:
+                continue                            # none of this grid's units
+            if k is None or not live:               # a newcomer, or one gone: rebuild
+                return self._fill(battle.live_units(side))
+            self.units[k] = u
+            self.xs[k], self.ys[k] = u.x, u.y
 
     def within(self, xy, reach: float) -> list:
         """Units whose centre is within `reach` of xy (the scan's test), in order."""
@@ -61,12 +87,14 @@ class UnitGrid:
             px, py = px - t * dx, py - t * dy
         m = margin + SLACK
         units = self.units
-        return [units[k] for k in np.flatnonzero(px * px + py * py <= m * m).tolist()]
+        return [units[k] for k in (px * px + py * py <= m * m).nonzero()[0].tolist()]
 
 
 def unit_grid(battle, side: str | None = None) -> UnitGrid:
-    """The grid of `battle.live_units(side)`, rebuilt after the next change."""
-    return battle.cached(("unit_grid", side), lambda: UnitGrid(battle.live_units(side)))
+    """The grid of `battle.live_units(side)`, kept current from the change journal (a
+    grid is asked for after nearly every action, which changes a unit or two)."""
+    return battle.derived(("unit_grid", side), lambda: UnitGrid(battle.live_units(side)),
+                          lambda grid, changes: grid.follow(battle, side, changes))
 
 
 def near_units(battle, xy, reach: float, side: str | None = None) -> list:

@@ -152,7 +152,9 @@ class Battle:
 
     def drop_unit(self, uid: str) -> None:
         del self.units[uid]
-        self.touch(("unit", uid))
+        # a wholesale change: were the unit put back, it would stand last in the order
+        # of `units`, which a view patched unit by unit (spatial.UnitGrid) cannot see
+        self.touch()
 
     def put_leader(self, leader: Leader) -> None:
         self.leaders[leader.id] = leader

@@ -108,6 +108,9 @@ class Units:
             self._cache[key] = build()
         return self._cache[key]
 
+    def derived(self, key, build, update):          # no journal here: built per change
+        return self.cached(key, build)
+
 
 @settings(max_examples=200, deadline=None)
 @given(st.floats(0, 100), st.floats(0, 100), st.floats(0, 40), st.floats(0, 359.9),

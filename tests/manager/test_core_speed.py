@@ -113,7 +113,38 @@ def test_kept_half_diagonals_equal_a_fresh_build_through_a_battle(ruleset):
         assert kept == fresh
         radii = spatial.radii(b, footprint)
         assert list(radii) == [fresh[u.id] for u in spatial.unit_grid(b).units]
+        for side in (None, *b.sides):
+            same_grid(spatial.unit_grid(b, side), b.live_units(side))
     assert seen > 20
+
+
+def same_grid(grid, units):
+    assert grid.units == units and all(a is b for a, b in zip(grid.units, units))
+    assert list(grid.xs) == [u.x for u in units] and list(grid.ys) == [u.y for u in units]
+
+
+def test_the_kept_grid_follows_units_gone_arrived_and_put_back():
+    """Moves patch the grid in place; a unit eliminated, dropped, put back (last in the
+    order now) or a newcomer rebuilds it: always the fresh grid of live_units."""
+    from manager.model.forces import evolve
+    b = load_scenario(SKIRMISH, "featherstone")
+    grids = {side: spatial.unit_grid(b, side) for side in (None, *b.sides)}
+    first, second = list(b.units)[:2]
+    steps = [lambda: b.update_unit(first, x=b.units[first].x + 1.5),
+             lambda: b.update_unit(second, eliminated=True),
+             lambda: b.update_unit(second, eliminated=False),
+             lambda: (b.drop_unit(first), b.put_unit(evolve(b.units[second], id=first))),
+             lambda: b.put_unit(evolve(b.units[second], id="newcomer", y=1.0)),
+             lambda: b.update_unit(first, side=[s for s in b.sides
+                                                if s != b.units[first].side][0])]
+    generation = grids[None].generation
+    for n, step in enumerate(steps):
+        step()
+        for side in (None, *b.sides):
+            same_grid(spatial.unit_grid(b, side), b.live_units(side))
+        if n == 0:                                  # a move: patched, not rebuilt
+            assert spatial.unit_grid(b) is grids[None]
+            assert grids[None].generation == generation
 
 
 names = st.sampled_from(["x", "y", "hits", "facing", "formation", "eliminated", "marks"])
@@ -137,3 +168,14 @@ def test_evolve_refuses_an_unknown_field():
     u = Unit("u1", "First", "line_infantry", "blue", 20, 24, 3.0, 4.0)
     with pytest.raises(TypeError, match="no field"):
         evolve(u, colour="red")
+
+
+coord = st.floats(-1e4, 1e4, allow_nan=False)
+
+
+@settings(max_examples=500, deadline=None)
+@given(coord, coord, coord, coord)
+def test_distance_is_the_hypot_of_the_differences_to_the_bit(ax, ay, bx, by):
+    import math
+    from manager.footprint import distance
+    assert distance((ax, ay), (bx, by)) == math.hypot(ax - bx, ay - by)

@@ -23,6 +23,9 @@ class FakeBattle:
             self._cache[key] = build()
         return self._cache[key]
 
+    def derived(self, key, build, update):          # no journal here: built per change
+        return self.cached(key, build)
+
 
 def unit(k, x, y, side):
     return SimpleNamespace(id=f"u{k}", x=x, y=y, pos=(x, y), side=side)
