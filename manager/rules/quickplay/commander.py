@@ -14,10 +14,10 @@ from ...model.forces import mark
 from ..common import OrdersCommander
 from .combat import shooter_refusal
 from .bases import maybe_in_reach, nearest, surely_hidden
-from .melee import charge_odds, charger_refusal, fire_odds, melees, surely_too_far
-from .moves import lands_on_another, max_allowance
+from .melee import charge_odds, charge_plan, charger_refusal, fire_odds, melees, surely_too_far
+from .moves import lands_on_another, max_allowance, roll_reaches
 from .tables import FIRE_ARC, RANGES
-from .units import acted, arm, engaged, footprint, near, prof, to_front
+from .units import acted, arm, engaged, footprint, near, prof
 
 class Commander(OrdersCommander):
     ruleset_id = "quickplay"
@@ -40,18 +40,32 @@ class Commander(OrdersCommander):
                 return Rally(l.id, u.id)
         return self.ride_behind(l, 5, 14, MoveLeader)
 
-    def _targets(self, u):
+    def _hidden(self, u, targets) -> list:
+        """`surely_hidden`, each line judged once a battle version: a unit's charge and
+        shot candidates are judged together, in one pass."""
+        b = self.battle
+        memo = b.cached(("quickplay.hidden", u.id), dict)
+        missing = [t for t in targets if t.id not in memo]
+        if missing:
+            memo.update(zip([t.id for t in missing], surely_hidden(b, u, missing)))
+        return [memo[t.id] for t in targets]
+
+    def _shot_candidates(self, u) -> list:
+        """Enemies the unit may shoot at for all the cheap looks say: not surely beyond
+        range, out of the arc or in melee (the rules would refuse those), none at all
+        when the rules refuse the shooter whatever the target."""
+        b = self.battle
+        if shooter_refusal(b, u):
+            return []
+        far = RANGES[prof(u)["weapon"]][1] if arm(u) != "cavalry" else -1.0
+        return [e for e in maybe_in_reach(b, u, footprint(b, u), 52, b.enemy_of(self.side),
+                                          FIRE_ARC, far) if not engaged(b, e)]
+
+    def _targets(self, u, cands=None):
         b = self.battle
         out = []
-        if shooter_refusal(b, u):         # the rules refuse it whatever the target
-            return out
-        far = RANGES[prof(u)["weapon"]][1] if arm(u) != "cavalry" else -1.0
-        # surely beyond range, out of the arc, in melee or surely hidden by a base (all
-        # candidates judged together): the rules would refuse it (after costly checks)
-        cands = [e for e in maybe_in_reach(b, u, footprint(b, u), 52, b.enemy_of(self.side),
-                                           FIRE_ARC, far)
-                 if to_front(b, u, e.pos, FIRE_ARC) and not engaged(b, e)]
-        for e, hidden in zip(cands, surely_hidden(b, u, cands)):
+        cands = self._shot_candidates(u) if cands is None else cands
+        for e, hidden in zip(cands, self._hidden(u, cands)):   # a base surely in the way
             action = Fire(u.id, e.id)
             if not hidden and self.legal(action):
                 out.append((float(fire_odds(b, action).lines[0].dist.mean()), e.id, action))
@@ -63,17 +77,21 @@ class Commander(OrdersCommander):
         enemy = nearest(b, u.pos, 60, b.enemy_of(self.side))
         if enemy is None:
             return None
+        targets = self._shot_candidates(u) if arm(u) != "cavalry" else []
         if arm(u) != "artillery":
             best, value = None, 0.3
             # the rules would refuse it: the charger may not charge, or the target is
             # not to its front, surely hidden by a base or surely too far
-            cands = [] if charger_refusal(b, u) else [
-                e for e in maybe_in_reach(b, u, footprint(b, u), max_allowance(b, u) + 6,
-                                          b.enemy_of(self.side), 45)
-                if to_front(b, u, e.pos, 45)]
-            for e, hidden in zip(cands, surely_hidden(b, u, cands)):
+            cands = [] if charger_refusal(b, u) else maybe_in_reach(
+                b, u, footprint(b, u), max_allowance(b, u) + 6, b.enemy_of(self.side), 45)
+            # the shots' lines judged in the same pass (zip keeps the charges' answers)
+            for e, hidden in zip(cands, self._hidden(u, cands + targets)):
                 action = Charge(u.id, e.id)
                 if hidden or surely_too_far(b, u, e) or not self.legal(action):
+                    continue
+                # the score (a chance of the defender testing, less one of the attackers)
+                # is no more than the chance the roll reaches: too small, no odds asked
+                if float(roll_reaches(u, charge_plan(b, u, e)[2])) <= value:
                     continue
                 o = charge_odds(b, action).outcomes
                 score = o.get("defender tests morale", 0) - o.get("attackers test morale", 0)
@@ -82,7 +100,7 @@ class Commander(OrdersCommander):
             if best is not None and kind != "reserve":
                 return best
         if arm(u) != "cavalry":
-            shots = self._targets(u)
+            shots = self._targets(u, targets)
             close = RANGES[prof(u)["weapon"]][0]
             if shots and (kind in ("hold", "reserve") or arm(u) == "artillery"
                           or distance(u.pos, enemy.pos) <= close + 3):

@@ -21,7 +21,8 @@ from ...table_terrain import table_terrain
 from ..common import Melee, find_melee as find, melees, own_unit  # noqa: F401  (melees: ruleset)
 from .combat import (ChargeOutcome, RallyMen, moved_with, retreat, shoot, take,
                      test_morale, volley)
-from .moves import command_test as in_command_test, ground_refusal, max_allowance, roll_allowance
+from .moves import (command_test as in_command_test, ground_refusal, max_allowance,
+                    roll_allowance, roll_reaches)
 from .tables import COMMANDER_JOIN, FIGURES_PER_DIE, HIT_ON
 from .units import (acted, arm, engaged, footprint, is_skirmish, pinned, quality, remembered,
                     shot_this_turn, sight_refusal, special, to_front)
@@ -343,12 +344,7 @@ def charge_odds(battle, action) -> Odds:
     check_charge(battle, action)
     unit, target = battle.units[action.unit], battle.units[action.target]
     spot, way, cost = charge_plan(battle, unit, target)
-    from .moves import MOVE_DICE, move_class, DOUBLED
-    fixed, n = MOVE_DICE[move_class(unit)]
-    moves = Dist.die([1, 2, 3, 4, 5, 6]).times(n).map(
-        lambda k: int(((fixed + k) * (2 if move_class(unit) in DOUBLED else 1)
-                       + mark(unit, "bonus", 0)) * 4))
-    reach = moves.p_at_least(math.ceil(cost * 4 - 1e-6)) * command_chance(battle, unit)
+    reach = roll_reaches(unit, cost) * command_chance(battle, unit)
     moved = battle.copy()
     moved.update_unit(unit.id, x=spot[0], y=spot[1], facing=way)
     if is_skirmish(target) and not acted(battle, target) and battle.option("skirmisher_evade"):

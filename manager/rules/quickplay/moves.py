@@ -76,6 +76,17 @@ def roll_allowance(battle, unit, formation: str, road: bool, dice, events) -> fl
     return inches
 
 
+def roll_reaches(unit, cost: float):
+    """The chance a charger's move roll covers `cost` inches (exact, before any command
+    test): no outcome of its charge is likelier than this."""
+    from ...odds import Dist
+    fixed, n = MOVE_DICE[move_class(unit)]
+    moves = Dist.die([1, 2, 3, 4, 5, 6]).times(n).map(
+        lambda k: int(((fixed + k) * (2 if move_class(unit) in DOUBLED else 1)
+                       + mark(unit, "bonus", 0)) * 4))
+    return moves.p_at_least(math.ceil(cost * 4 - 1e-6))
+
+
 def speed(unit, to, facing: int) -> float:
     """1 for an advance or a retirement with the back to the enemy, 2 (half speed) else."""
     d = distance(unit.pos, to)
@@ -99,7 +110,22 @@ def start_base(battle, unit, to, facing: int, formation: str):
 
 
 def terrain_cost(battle, unit, start, end) -> tuple[float, str, bool]:
-    """(extra inches, refusal, on road) for the straight move between two bases."""
+    """(extra inches, refusal, on road) for the straight move between two bases: it
+    hangs on the table, the unit's kind and formation and the bases only, so it is
+    remembered (the commander's check of a move, then its resolution, ask it)."""
+    memo = battle.kept("quickplay.terrain_cost", dict)
+    key = (unit.kind, unit.formation, start, end)
+    hit = memo.get(key)
+    if hit is not None and hit[0] is battle.battlefield:
+        return hit[1]
+    if len(memo) > 4096:                       # a long game: start afresh
+        memo.clear()
+    value = _terrain_cost(battle, unit, start, end)
+    memo[key] = (battle.battlefield, value)
+    return value
+
+
+def _terrain_cost(battle, unit, start, end) -> tuple[float, str, bool]:
     t = table_terrain(battle.battlefield)
     path = segment(start.centre, end.centre) if distance(start.centre, end.centre) > 1e-9 \
         else None

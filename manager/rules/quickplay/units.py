@@ -139,17 +139,20 @@ def engaged(battle, unit) -> bool:
 
 def joined_commander(battle, unit):
     """A commander standing on the unit's base (joined to it), or None."""
-    poly = _joined_zone(footprint(battle, unit))
+    fp = footprint(battle, unit)
+    # the widened base lies within its half diagonal and a quarter inch of the centre:
+    # a commander farther off is not on it (no shape built for him)
+    reach = math.hypot(fp.frontage, fp.depth) / 2 + 0.25 + 1e-6
     for l in battle.live_leaders(unit.side):
-        if poly.contains(Point(l.x, l.y)):
+        if distance(l.pos, unit.pos) <= reach and _widened(fp, 0.25).contains(Point(l.x, l.y)):
             return l
     return None
 
 
 @lru_cache(maxsize=4096)
-def _joined_zone(fp: Footprint):
-    """The base widened by a quarter inch (built once a base: asked at every move)."""
-    return fp.polygon().buffer(0.25)
+def _widened(fp: Footprint, inches: float):
+    """The base widened by some inches (built once a base: asked at every move)."""
+    return fp.polygon().buffer(inches)
 
 
 # ---- sight and cover -----------------------------------------------------------------------
@@ -192,7 +195,8 @@ def cover(battle, unit) -> str:
     if t.covered(poly, ("town",)) >= 0.5:
         return "full"
     if t.covered(poly, ("woods",)) >= 0.5 or any(
-            poly.buffer(1.0).intersects(w) for _, w in t.lines.get("wall", [])):
+            _widened(footprint(battle, unit), 1.0).intersects(w)
+            for _, w in t.lines.get("wall", [])):
         return "partial"
     return ""
 
