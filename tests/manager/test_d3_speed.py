@@ -478,3 +478,47 @@ def test_d3_cavalry_candidates_are_the_plain_ones_in_play(monkeypatch):
     while not s.battle.state.over and s.battle.state.turn <= 2:
         ap.play_turn()
     assert asked[0] > 20 and asked[1] > 2000
+
+
+# ---- surely_hidden over the kept arrays of every base ----------------------------------
+def _old_surely_hidden(battle, unit, targets) -> list:
+    from manager.footprint import distance
+    from manager.rules.d3.units import footprint, near
+    from manager.sightlines import surely_crossed
+    if not targets or battle.option("line_of_sight", "blocked") == "none":
+        return [False] * len(targets)
+    front = footprint(battle, unit).front_centre()
+    others = near(battle, unit.pos, max(distance(front, t.pos) for t in targets) + 8)
+    return surely_crossed(front, [t.pos for t in targets], [t.id for t in targets],
+                          others, [footprint(battle, o) for o in others], unit, 8.0)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["hanau", "austerlitz"]), st.integers(0, 10 ** 6),
+       st.lists(st.integers(0, 10 ** 6), min_size=1, max_size=12))
+def test_d3_surely_hidden_is_the_near_scan_one(name, pick, others):
+    """Any shooter and any targets (friends too) on Hanau's or Austerlitz's table: the
+    same answers as surely_crossed over the near bases."""
+    from manager.rules.d3.units import surely_hidden
+    b = _battle(name)
+    units = b.live_units()
+    u = units[pick % len(units)]
+    targets = [units[k % len(units)] for k in others if units[k % len(units)].id != u.id]
+    assert surely_hidden(b, u, targets) == _old_surely_hidden(b, u, targets)
+
+
+def test_d3_surely_hidden_arrays_follow_the_battle():
+    """A base moved into the line (a new battle version) hides the target at once."""
+    import sys
+    sys.path.insert(0, str(ROOT / "tests"))
+    from builders import build_table, piece, session_at
+
+    from manager.rules.d3.units import surely_hidden
+    b = build_table([piece("a", "blue", "line_infantry", (20, 30)),
+                     piece("f", "blue", "line_infantry", (40, 30)),
+                     piece("e", "red", "line_infantry", (20, 18))], "d3")
+    s, _ = session_at(b, "shoot", side="blue")
+    bt = s.battle
+    assert surely_hidden(bt, bt.units["a"], [bt.units["e"]]) == [False]
+    bt.update_unit("f", x=20.0, y=24.0)
+    assert surely_hidden(bt, bt.units["a"], [bt.units["e"]]) == [True]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from shapely.geometry import Point
 
 from ... import spatial
@@ -275,16 +276,41 @@ def _crossing_line(battle, a, b, reach: float, origin) -> list:
 def surely_hidden(battle, unit, targets) -> list:
     """For each target: is its centre certainly hidden from the unit's front centre by
     another live unit's base, so that `sight_refusal` names one (shot refuses it)? One
-    numpy pass per shooter (`sightlines.surely_crossed`, the scan's bounds: blockers
-    within the line's length + 8 of the shooter's centre), never under the option
-    `line_of_sight = none`. False means only "maybe not"."""
-    from ...sightlines import surely_crossed
+    numpy pass per shooter over every live base (`sightlines.surely_crossed_arrays`: the
+    scan's bounds, blockers within the line's length + 8 of the shooter's centre, are
+    its own), never under the option `line_of_sight = none`. False means only "maybe
+    not"."""
+    from ...sightlines import surely_crossed_arrays
     if not targets or battle.option("line_of_sight", "blocked") == "none":
         return [False] * len(targets)
+    index, keys, ox, oy, fx, fy, hd, hf = _base_arrays(battle)
     front = footprint(battle, unit).front_centre()
-    others = near(battle, unit.pos, max(distance(front, t.pos) for t in targets) + 8)
-    return surely_crossed(front, [t.pos for t in targets], [t.id for t in targets],
-                          others, [footprint(battle, o) for o in others], unit, 8.0)
+    hits = surely_crossed_arrays(front, [t.pos for t in targets],
+                                 [index.get(t.id, -1) for t in targets], keys, ox, oy, fx, fy,
+                                 hd, hf, unit.pos, index.get(unit.id, -1), 8.0)
+    return [bool(h) for h in hits]
+
+
+def _base_arrays(battle) -> tuple:
+    """(index by unit id, keys, x, y, facing vector x and y, half depth, half frontage) of
+    every live unit's base, once per battle version; each row is kept for its very unit
+    record (a unit that did not change is not measured again)."""
+    def build():
+        rows = battle.kept("d3.base_rows", dict)
+        units = battle.live_units()
+        out = []
+        for u in units:
+            hit = rows.get(u.id)
+            if hit is None or hit[0] is not u or hit[1] is not battle.info:
+                fp = footprint(battle, u)
+                hit = rows[u.id] = (u, battle.info, (fp.x, fp.y, fp.facing, fp.depth / 2,
+                                                     fp.frontage / 2))
+            out.append(hit[2])
+        ox, oy, facing, hd, hf = np.array(out, dtype=float).reshape(-1, 5).T
+        r = np.radians(facing)              # (numpy's sin and cos: far inside MARGIN)
+        return ({u.id: k for k, u in enumerate(units)}, np.arange(len(units)), ox, oy,
+                np.sin(r), -np.cos(r), hd, hf)
+    return battle.cached("d3.base_arrays", build)
 
 
 def threatened_general(battle, leader) -> bool:
