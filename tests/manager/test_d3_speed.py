@@ -522,3 +522,19 @@ def test_d3_surely_hidden_arrays_follow_the_battle():
     assert surely_hidden(bt, bt.units["a"], [bt.units["e"]]) == [False]
     bt.update_unit("f", x=20.0, y=24.0)
     assert surely_hidden(bt, bt.units["a"], [bt.units["e"]]) == [True]
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["hanau", "austerlitz"]), st.integers(0, 10 ** 6), st.floats(5, 60))
+def test_d3_nearest_enemy_is_the_first_of_the_nearest(name, pick, reach):
+    """The commander's nearest enemy is min() over the near enemies, ties to the first."""
+    from manager.footprint import distance
+    from manager.rules.d3.commander import Commander
+    from manager.rules.d3.units import near
+    b = _battle(name)
+    units = b.live_units()
+    u = units[pick % len(units)]
+    enemies = near(b, u.pos, reach, b.enemy_of(u.side))
+    if enemies:
+        c = Commander(b, u.side)
+        assert c._nearest(u, enemies) is min(enemies, key=lambda e: distance(e.pos, u.pos))
