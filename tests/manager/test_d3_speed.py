@@ -538,3 +538,39 @@ def test_d3_nearest_enemy_is_the_first_of_the_nearest(name, pick, reach):
     if enemies:
         c = Commander(b, u.side)
         assert c._nearest(u, enemies) is min(enemies, key=lambda e: distance(e.pos, u.pos))
+
+
+def test_d3_holding_horse_searches_the_same_spots_in_play(monkeypatch):
+    """Two Austerlitz turns: a holding horse's search within a move yields the same
+    spots, in the same order, from the candidates round the near enemies as from all."""
+    import sys
+
+    from manager.autopilot import Autopilot
+    from manager.rules.d3 import cavalry
+    from manager.rules.d3.tables import MOVE
+    from manager.session import Session
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_common import AUSTERLITZ, scenario
+    ride = cavalry.CavalryMixin._ride_to_charge
+    compared = [0, 0]
+
+    def checked(self, u, floor):
+        if floor > 0:
+            within = MOVE["cavalry"] - 0.05
+            near = self._candidates(u, 2 * MOVE["cavalry"], within + max(cavalry.RINGS) + 0.01)
+            full = self._candidates(u, 2 * MOVE["cavalry"])
+            assert len(near) < len(full)
+            for floor_ in (floor, -99.0):
+                a = list(self._staging(u, near, {}, within, floor_))
+                assert a == list(self._staging(u, full, {}, within, floor_))
+                compared[1] += len(a)
+            compared[0] += 1
+        return ride(self, u, floor)
+
+    monkeypatch.setattr(cavalry.CavalryMixin, "_ride_to_charge", checked)
+    s = Session(scenario(AUSTERLITZ, "d3", seed=1, turns=2))
+    ap = Autopilot(s)
+    ap.step()
+    while not s.battle.state.over and s.battle.state.turn <= 2:
+        ap.play_turn()
+    assert compared[0] >= 4 and compared[1] > 0

@@ -176,14 +176,15 @@ class CavalryMixin:
             out[k] += self._exposure(spots[k], [shooters[j]])
         return out
 
-    def _candidates(self, u, reach: float) -> list:
+    def _candidates(self, u, reach: float, targets: float | None = None) -> list:
         """[bound, spot, target] of the ring spots within `reach` of the unit round each
-        chargeable enemy; bound = the blow's worth less a quarter of the musketry on the
-        spot, an upper bound of its worth (only "cramped" is still to take off)."""
+        chargeable enemy (within `targets` of it: all that have such spots by default);
+        bound = the blow's worth less a quarter of the musketry on the spot, an upper
+        bound of its worth (only "cramped" is still to take off)."""
         b = self.battle
         found, blows = [], {}
         far = (reach + 0.01) ** 2      # a spot moves under 0.0071 inch when rounded
-        for e in self._targets(u, reach + max(RINGS)):
+        for e in self._targets(u, reach + max(RINGS) if targets is None else targets):
             away = bearing(e.pos, u.pos)
             ways = [away + d for d in (-90, -45, 0, 45, 90)]
             ways += [e.facing + 90, e.facing + 180, e.facing + 270]
@@ -244,12 +245,17 @@ class CavalryMixin:
         """A legal move to a staging spot (a charge on next turn), the most worth first;
         failing one within a move, a move (round whatever is in the way) that brings the
         best near staging spots within two moves nearer: the horse works round its own foot."""
-        candidates = self._candidates(u, 2 * MOVE["cavalry"])
+        within = MOVE["cavalry"] - 0.05
+        # a holding horse looks only within a move: the spots there are round the
+        # enemies within a move and a ring (+ rounding), in the same order as in the
+        # whole list, so its search is the same
+        candidates = self._candidates(u, 2 * MOVE["cavalry"], None if floor <= 0 else
+                                      within + max(RINGS) + 0.01)
         if not candidates:
             return None
         paths: dict = {}
         friends = self._friends(u)
-        for value, spot, e in self._staging(u, candidates, paths, MOVE["cavalry"] - 0.05, floor,
+        for value, spot, e in self._staging(u, candidates, paths, within, floor,
                                             friends=friends):
             action = MoveUnit(u.id, spot, round(bearing(spot, e.pos)) % 360)
             if not surely_blocked(self.battle, u, spot) and self.legal(action):
