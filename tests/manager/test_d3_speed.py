@@ -425,7 +425,7 @@ def test_d3_in_range_candidates_are_not_vacuous():
 
 
 # ---- the look-ahead's candidate spots: the plain computation's list ----------------------
-def _old_candidates(c, u, reach):
+def _old_candidates(c, u, reach, targets=None):
     """_candidates computed plainly: every ring spot, aspect and blow per spot, the
     exposure by the one-spot scan."""
     from manager.footprint import aspect, bearing, distance, heading
@@ -435,7 +435,7 @@ def _old_candidates(c, u, reach):
     from manager.rules.d3.units import footprint, on_hilltop, utype
     b = c.battle
     out = []
-    for e in c._targets(u, reach + max(RINGS)):
+    for e in c._targets(u, reach + max(RINGS) if targets is None else targets):
         away = bearing(e.pos, u.pos)
         ways = [away + d for d in (-90, -45, 0, 45, 90)]
         ways += [e.facing + 90, e.facing + 180, e.facing + 270]
@@ -464,9 +464,9 @@ def test_d3_cavalry_candidates_are_the_plain_ones_in_play(monkeypatch):
     fast = cavalry.CavalryMixin._candidates
     asked = [0, 0]
 
-    def checked(self, u, reach):
-        got = fast(self, u, reach)
-        assert got == _old_candidates(self, u, reach)
+    def checked(self, u, reach, targets=None):
+        got = fast(self, u, reach, targets)
+        assert got == _old_candidates(self, u, reach, targets)
         asked[0] += 1
         asked[1] += len(got)
         return got
