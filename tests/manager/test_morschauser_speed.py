@@ -258,6 +258,15 @@ def _play_checked(monkeypatch, seed: int, turns: int, options=None):
         assert got == ref_leader_scores(boxes, units, want, radius, taken)
         return got
 
+    from manager.rules.morschauser.board import Board
+    real_resync = Board.resync
+
+    def resync(self):
+        got = real_resync(self)
+        counts["resync"] = counts.get("resync", 0) + got
+        return got
+
+    monkeypatch.setattr(Board, "resync", resync)
     monkeypatch.setattr(mv, "_leader_cost", leader_cost)
     monkeypatch.setattr(cm, "leader_spot_scores", leader_spot_scores)
     monkeypatch.setattr(moves, "search", search)
@@ -272,13 +281,14 @@ def _play_checked(monkeypatch, seed: int, turns: int, options=None):
             {**s.battle.info.options, **options})))
     ap = Autopilot(s)
     ap.step()
-    looked, steps = set(), 0
+    looked, steps, seen_version = set(), 0, s.battle.version
     while not s.battle.state.over and s.battle.state.turn <= turns:
         ap.step()
         b = s.battle
         steps += 1
-        if steps % 5 == 0:
+        if steps % 5 == 0 or b.version != seen_version + 2:    # and after every big change
             same_board(b)
+        seen_version = b.version
         key = (b.state.turn, b.state.active, b.state.phase)
         if b.state.phase != "move" or key in looked:
             continue
@@ -305,6 +315,7 @@ def test_speedups_answer_as_the_plain_code_in_play(monkeypatch):
     counts = _play_checked(monkeypatch, seed=3, turns=4)
     assert counts["search"] > 200 and counts["choose"] > 100 and counts["nearest"] > 200
     assert counts["blocked"] > 1000 and counts["leader"] > 10
+    assert counts["resync"] >= 3            # new orders, an arrival: the board kept, resynced
 
 
 def test_speedups_answer_as_the_plain_code_with_formations_and_sight_options(monkeypatch):
@@ -354,3 +365,20 @@ def test_direction_and_distance_as_the_formulas(a, b):
     assert direction_to(a, b) == want == direction_to(a, b)        # asked again: remembered
     ax, ay = abs(dx), abs(dy)
     assert box_distance(a, b) == (max(ax, ay) - min(ax, ay)) + 1.5 * min(ax, ay)
+
+
+def test_the_board_kept_through_undo_and_redo_is_the_board_built_afresh():
+    """Undo restores a snapshot (a wholesale change): the board is resynced from the
+    records, and must be the board a fresh build gives, step after step back."""
+    s = Session(scenario(AUSTERLITZ, "morschauser", seed=4, turns=2))
+    ap = Autopilot(s)
+    ap.step()
+    while not s.battle.state.over and s.battle.state.turn <= 2:
+        ap.play_turn()
+    board(s.battle)
+    for _ in range(40):
+        s.undo()
+        same_board(s.battle)
+    for _ in range(15):
+        s.redo()
+        same_board(s.battle)

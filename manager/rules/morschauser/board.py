@@ -5,6 +5,8 @@ many questions a move or the automatic commander asks cost a dictionary lookup.
 """
 from __future__ import annotations
 
+import weakref
+
 from ...geometry import terrain_index
 from ...grid import Box, Grid, box_distance, dir_of_degrees, front_boxes
 from ..base import UnitProfile
@@ -31,6 +33,8 @@ class Board:
         # per kind: boxes it may not enter; shared by every board over the same ground and
         # options (a board is rebuilt after a wholesale change, the ground rarely changes)
         self._refusals: dict = _refusal_store(self.terrain, battle.info.options)
+        self._built_on = (bf, tuple(battle.sides))
+        self._records: dict = {}            # the unit records this board shows
         for uid in battle.units:
             self._add_unit(uid)
         for lid in battle.leaders:
@@ -39,6 +43,7 @@ class Board:
     # ---- incremental upkeep: a move changes two boxes, not the whole board ----------------
     def _add_unit(self, uid: str) -> None:
         u = self.battle.units.get(uid)
+        self._records[uid] = u
         if u is None or u.eliminated:
             return
         size = self.grid.size
@@ -53,6 +58,27 @@ class Board:
             zoc.setdefault(f, []).append(uid)
         self.cells.setdefault(u.side, {}).setdefault((b[0] // CELL, b[1] // CELL),
                                                      set()).add(uid)
+
+    def resync(self) -> bool:
+        """After a wholesale change (new orders, an arrival, an undo): bring this board
+        up to date unit record by unit record (records are immutable: the same record is
+        the same piece in the same box). False when it cannot be (other ground or sides,
+        or two units in one box, where a fresh board's order of building decides)."""
+        battle = self.battle
+        if self._built_on != (battle.battlefield, tuple(battle.sides)):
+            return False
+        units, records = battle.units, self._records
+        for uid in [u for u in records if u not in units] + [
+                u for u, rec in units.items() if records.get(u) is not rec]:
+            self._remove_unit(uid)
+            self._add_unit(uid)
+        if len(self.unit_box) != len(self.box_unit):
+            return False
+        self._refusals = _refusal_store(self.terrain, battle.info.options)
+        self.leader_box, self.box_leaders = {}, {}      # a few: as a fresh board orders them
+        for lid in battle.leaders:
+            self._add_leader(lid)
+        return True
 
     def _in_place(self, uid: str) -> bool:
         """Is the unit still in the battle, in the box it holds here, facing as it was?
@@ -103,6 +129,7 @@ class Board:
         for change in changes:
             if change[0] == "unit":
                 if self._in_place(change[1]):
+                    self._records[change[1]] = self.battle.units[change[1]]
                     continue                # shot, hit or marked: the board is the same
                 self._remove_unit(change[1])
                 self._add_unit(change[1])
@@ -199,7 +226,20 @@ def board(battle) -> Board:
     view = battle.current(BOARD)             # the common case: nothing changed since
     if view is not None:
         return view
-    return battle.derived(BOARD, lambda: Board(battle), lambda v, changes: v.update(changes))
+    return battle.derived(BOARD, lambda: _rebuilt(battle), lambda v, changes: v.update(changes))
+
+
+_LAST: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()   # battle -> its last board
+
+
+def _rebuilt(battle) -> Board:
+    """The board after a wholesale change: the battle's last one brought up to date when
+    it can be (most of the table has not moved), else a new one."""
+    last = _LAST.get(battle)
+    if last is not None and last.battle is battle and last.resync():
+        return last
+    fresh = _LAST[battle] = Board(battle)
+    return fresh
 
 
 def profile(unit) -> UnitProfile:

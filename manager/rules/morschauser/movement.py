@@ -137,45 +137,56 @@ def search(battle, unit, budget: float, roads_only: bool = False) -> Reach:
     """Every (box, facing) the unit can reach within `budget` boxes, cheapest first.
 
     Costs are whole half-boxes (a turn is 1, a straight box 2, a diagonal 3), so a
-    bucket per cost replaces a priority heap: the budget is at most a few boxes.
+    bucket per cost replaces a priority heap: the budget is at most a few boxes. Each
+    box reached keeps a list of its eight facings' costs, so a turn in place costs no
+    hashing; `order` remembers when each state was first reached (the commander weighs
+    the states in that order, and the first of equal scores wins).
     """
     b = board(battle)
     here = box_of(battle, unit)
-    start = (here, facing_dir(unit))
+    d0 = facing_dir(unit)
     reach = Reach()
-    reach.cost[start] = 0.0
+    reach.cost[(here, d0)] = 0.0
     if roads_only and "road" not in b.terrain.at(here).kinds:
         return reach
     limit = int(budget * 2 + 1e-9)
-    best: dict[tuple, int] = {start: 0}
-    best_get = best.get
-    buckets: list[list] = [[] for _ in range(limit + 1)]
-    buckets[0].append(start)
+    start = [99] * 8
+    start[d0] = 0
+    at = {here: start}                  # box -> cost per facing (99: not reached)
+    order = [(here, d0)]                # states in the order first reached
+    buckets = [[] for _ in range(limit + 1)]
+    buckets[0].append((start, here, d0))
     ok, ok_cache = _stepper(battle, unit, roads_only)
     ok_get = ok_cache.get
     in_zoc = b.enemy_zoc_boxes(unit.side)
     no_contact = bombarding(battle)                 # the opening bombardment: keep apart
     contact = reach.contact
-    dirs = DIRS
+    at_get = at.get
     for cost in range(limit + 1):
         turn = cost + 1
-        for state in buckets[cost]:
-            if best[state] != cost:
+        can_turn = turn <= limit
+        if can_turn:
+            later = buckets[turn]
+        for arr, box, d in buckets[cost]:
+            if arr[d] != cost:
                 continue
-            box, d = state
-            if turn <= limit:                           # turn 45 degrees either way
-                ns = (box, (d + 1) & 7)
-                if turn < best_get(ns, 99):
-                    best[ns] = turn
-                    buckets[turn].append(ns)
-                ns = (box, (d - 1) & 7)
-                if turn < best_get(ns, 99):
-                    best[ns] = turn
-                    buckets[turn].append(ns)
-            c = cost + (3 if d & 1 else 2)              # a step straight ahead
+            dx, dy, sc, right, left = _MOVES[d]
+            if can_turn:
+                old = arr[right]
+                if turn < old:
+                    if old == 99:
+                        order.append((box, right))
+                    arr[right] = turn
+                    later.append((arr, box, right))
+                old = arr[left]
+                if turn < old:
+                    if old == 99:
+                        order.append((box, left))
+                    arr[left] = turn
+                    later.append((arr, box, left))
+            c = cost + sc
             if c > limit:
                 continue
-            dx, dy = dirs[d]
             nb = (box[0] + dx, box[1] + dy)
             hit = ok_get(nb)
             if hit is None:
@@ -186,16 +197,27 @@ def search(battle, unit, budget: float, roads_only: bool = False) -> Reach:
                 if hit[1] and not no_contact and c < contact.get(nb, 99) * 2:
                     contact[nb] = c / 2
                 continue
-            ns = (nb, d)
-            if c < best_get(ns, 99):
-                best[ns] = c
-                buckets[c].append(ns)
+            narr = at_get(nb)
+            if narr is None:
+                narr = at[nb] = [99] * 8
+            old = narr[d]
+            if c < old:
+                if old == 99:
+                    order.append((nb, d))
+                narr[d] = c
+                buckets[c].append((narr, nb, d))
     # a state in a box the unit may not stop in (a friend's) is only a way through
     cost_of = reach.cost
-    for state, c in best.items():
-        if state[0] == here or ok_get(state[0], (True, True))[1]:
-            cost_of[state] = c / 2
+    for state in order:
+        box = state[0]
+        if box == here or ok_get(box, (True, True))[1]:
+            cost_of[state] = at[box][state[1]] / 2
     return reach
+
+
+# per facing: the step (dx, dy), its cost in half-boxes, the facings a turn either way
+_MOVES = tuple((dx, dy, 3 if d & 1 else 2, (d + 1) & 7, (d - 1) & 7)
+               for d, (dx, dy) in enumerate(DIRS))
 
 
 def search_to(battle, unit, budget: float, to: Box, facing: int,
