@@ -213,6 +213,10 @@ def test_the_table_kept_from_the_journal_is_the_table_rebuilt(data, n):
         else:
             b.update_unit(uid, eliminated=True)
         same_table(bt.bases(b), bt.Bases(b))
+        trial = b.copy()                       # a trial copy starts from the table kept
+        trial.update_unit(uid, x=b.units[uid].x - 0.5)
+        same_table(bt.bases(trial), bt.Bases(trial))
+        same_table(bt.bases(b), bt.Bases(b))   # and leaves the battle's as it was
 
 
 def same_table(kept, fresh):

@@ -25,12 +25,27 @@ class Bases:
     """Rows of every unit in `battle.units` (eliminated ones flagged, not dropped)."""
 
     __slots__ = ("ids", "index", "units", "x", "y", "fx", "fy", "hd", "hf", "r",
-                 "alive", "sides")
+                 "alive", "sides", "info")
 
     def __init__(self, battle):
         self.fill(battle)
 
+    @classmethod
+    def like(cls, battle, other: "Bases") -> "Bases":
+        """The table of `battle` made from another's (a trial copy of the battle the
+        other was built for): its rows copied, those of other records rewritten."""
+        t = cls.__new__(cls)
+        t.ids, t.index, t.units, t.sides, t.info = (other.ids, other.index, list(other.units),
+                                                    other.sides, battle.info)
+        for name in ("x", "y", "fx", "fy", "hd", "hf", "r", "alive"):
+            setattr(t, name, getattr(other, name).copy())
+        for k, u in enumerate(battle.units.values()):
+            if u is not t.units[k]:
+                t.put(battle, k, u)
+        return t
+
     def fill(self, battle) -> None:
+        self.info = battle.info
         units = list(battle.units.values())
         n = len(units)
         self.ids = [u.id for u in units]
@@ -76,8 +91,19 @@ class Bases:
 
 def bases(battle) -> Bases:
     """The battle's base table, current at this version."""
-    return battle.derived("quickplay.bases", lambda: Bases(battle),
+    return battle.derived("quickplay.bases", lambda: _build(battle),
                           lambda view, changes: view.update(battle, changes))
+
+
+def _build(battle) -> Bases:
+    # a trial copy (the rules weigh an order on one) starts from the table of the battle
+    # it was copied from, which shares its kept store: the same units, a few moved
+    last = battle.kept("quickplay.bases", dict)
+    t = last.get("table")
+    if t is not None and t.info is battle.info and t.ids == list(battle.units):
+        return Bases.like(battle, t)
+    last["table"] = t = Bases(battle)
+    return t
 
 
 def max_half_diagonal(battle) -> float:
@@ -172,11 +198,51 @@ def surely_hidden(battle, unit, targets) -> list:
     dx, dy = px - s * tx, py - s * ty
     margin = max_half_diagonal(battle) + 1e-5
     keep &= (dx * dx + dy * dy <= margin * margin).any(axis=0)
+    me = t.index.get(unit.id, -1)
+    if me >= 0:
+        keep[me] = False                    # the shooter is not in its own way
     idx = np.flatnonzero(keep)
     if not len(idx):
         return [False] * len(targets)
+    end_keys = [t.index.get(e.id, -2) for e in targets]
+    if len(idx) * len(targets) <= 32:       # a few pairs: plain floats beat numpy's calls
+        return _crossed_few(unit.pos, ends, end_keys, idx.tolist(), t, 8.0)
     hit = surely_crossed_arrays(
-        unit.pos, ends, np.array([t.index.get(e.id, -2) for e in targets]), idx,
-        t.x[idx], t.y[idx], t.fx[idx], t.fy[idx], t.hd[idx], t.hf[idx], unit.pos,
-        t.index.get(unit.id, -1), 8.0)
+        unit.pos, ends, np.array(end_keys), idx, t.x[idx], t.y[idx], t.fx[idx], t.fy[idx],
+        t.hd[idx], t.hf[idx], unit.pos, me, 8.0)
     return [bool(h) for h in hit]
+
+
+def _crossed_few(origin, ends, end_keys, keys, t: Bases, reach_extra: float) -> list:
+    """`sightlines.surely_crossed` pair by pair, in plain floats, for a few blockers
+    (rows `keys` of the table; the shooter already left out): the same separating-axis
+    test with the same MARGIN to spare on each axis (math's hypot may differ from
+    numpy's in the last bit, far inside the margin)."""
+    from ...sightlines import MARGIN as m
+    ax, ay = origin
+    rows = list(zip(keys, t.x[keys].tolist(), t.y[keys].tolist(), t.fx[keys].tolist(),
+                    t.fy[keys].tolist(), t.hd[keys].tolist(), t.hf[keys].tolist()))
+    out = []
+    for (ex, ey), ek in zip(ends, end_keys):
+        tx, ty = ex - ax, ey - ay
+        length = math.hypot(tx, ty)
+        hit = False
+        if length > m:
+            nx, ny = -ty / length, tx / length
+            lim = length + reach_extra - m
+            for k, ox, oy, fx, fy, hd, hf in rows:
+                if k == ek or not math.hypot(ox - ax, oy - ay) < lim:
+                    continue
+                cx, cy = ox - ax, oy - ay
+                s, c = tx * fx + ty * fy, cx * fx + cy * fy        # along the base's facing
+                if not (min(s, 0.0) < c + hd - m and max(s, 0.0) > c - hd + m):
+                    continue
+                s, c = tx * -fy + ty * fx, cx * -fy + cy * fx      # across it
+                if not (min(s, 0.0) < c + hf - m and max(s, 0.0) > c - hf + m):
+                    continue
+                reach = abs(fx * nx + fy * ny) * hd + abs(-fy * nx + fx * ny) * hf
+                if abs(cx * nx + cy * ny) < reach - m:             # the line's normal
+                    hit = True
+                    break
+        out.append(hit)
+    return out
