@@ -100,9 +100,14 @@ def judge_table(b, side):
     many pairs were judged (the caller checks the play reached some)."""
     from manager.rules.quickplay import bases as bt
     from manager.rules.quickplay.tables import FIRE_ARC, RANGES
-    from manager.rules.quickplay.units import arm, footprint, near, prof, to_front
+    from manager import spatial
+    from manager.model.forces import mark
+    from manager.rules.quickplay.units import arm, engaged, footprint, near, prof, to_front
     enemy = b.enemy_of(side)
     judged = 0
+    for u in b.live_units():               # in melee: the chargers the table keeps
+        assert engaged(b, u) == (bool(mark(u, "charging")) or u.id in spatial.charged_ids(
+            b, b.enemy_of(u.side), mark))
     for u in b.live_units(side):
         fp = footprint(b, u)
         # the nearest enemy: exactly the scan's
@@ -202,12 +207,14 @@ def test_the_table_kept_from_the_journal_is_the_table_rebuilt(data, n):
     bt.bases(b)
     for k in range(data.draw(st.integers(1, 6))):
         uid = f"u{data.draw(st.integers(0, n - 1))}"
-        change = data.draw(st.sampled_from(["move", "form", "hit", "gone"]))
+        change = data.draw(st.sampled_from(["move", "form", "hit", "gone", "charge"]))
         u = b.units[uid]
         if change == "move":
             b.update_unit(uid, x=u.x + 1.5, facing=(u.facing + 30) % 360)
         elif change == "form":
             b.update_unit(uid, formation="column" if u.formation == "line" else "line")
+        elif change == "charge":
+            b.mark_unit(uid, charging=data.draw(st.sampled_from([None, "u0", "u1"])))
         elif change == "hit":
             b.update_unit(uid, hits=max(1, u.hits - 2))
         else:
@@ -225,6 +232,7 @@ def same_table(kept, fresh):
     assert [u is v for u, v in zip(kept.units, fresh.units)] == [True] * len(kept.ids)
     for name in ("x", "y", "fx", "fy", "hd", "hf", "r", "alive"):
         assert np.array_equal(getattr(kept, name), getattr(fresh, name)), name
+    assert kept.charging == fresh.charging
 
 
 # ---- in play: Austerlitz, the commanders playing ----------------------------------------------

@@ -18,6 +18,7 @@ import math
 import numpy as np
 
 from ...footprint import distance, heading
+from ...model.forces import mark
 from .units import footprint
 
 
@@ -25,7 +26,7 @@ class Bases:
     """Rows of every unit in `battle.units` (eliminated ones flagged, not dropped)."""
 
     __slots__ = ("ids", "index", "units", "x", "y", "fx", "fy", "hd", "hf", "r",
-                 "alive", "sides", "info")
+                 "alive", "sides", "info", "charging")
 
     def __init__(self, battle):
         self.fill(battle)
@@ -37,6 +38,7 @@ class Bases:
         t = cls.__new__(cls)
         t.ids, t.index, t.units, t.sides, t.info = (other.ids, other.index, list(other.units),
                                                     other.sides, battle.info)
+        t.charging = dict(other.charging)
         for name in ("x", "y", "fx", "fy", "hd", "hf", "r", "alive"):
             setattr(t, name, getattr(other, name).copy())
         for k, u in enumerate(battle.units.values()):
@@ -46,6 +48,7 @@ class Bases:
 
     def fill(self, battle) -> None:
         self.info = battle.info
+        self.charging = {}                    # live unit id -> the id it charges
         units = list(battle.units.values())
         n = len(units)
         self.ids = [u.id for u in units]
@@ -67,6 +70,11 @@ class Bases:
         self.hd[k], self.hf[k] = fp.depth / 2, fp.frontage / 2
         self.r[k] = math.hypot(fp.frontage, fp.depth) / 2
         self.alive[k] = not u.eliminated
+        target = mark(u, "charging")
+        if target and not u.eliminated:
+            self.charging[u.id] = (u.side, target)
+        else:
+            self.charging.pop(u.id, None)
 
     def update(self, battle, changes) -> None:
         """Apply the journal: rewrite the rows of changed units; a unit come or gone
@@ -104,6 +112,13 @@ def _build(battle) -> Bases:
         return Bases.like(battle, t)
     last["table"] = t = Bases(battle)
     return t
+
+
+def charged(battle, side: str) -> frozenset:
+    """Ids of the units live units of `side` are charging (their 'charging' marks):
+    `spatial.charged_ids`, from the few chargers the table keeps, not every unit."""
+    return battle.cached(("quickplay.charged", side), lambda: frozenset(
+        t for s, t in bases(battle).charging.values() if s == side))
 
 
 def max_half_diagonal(battle) -> float:
@@ -246,3 +261,4 @@ def _crossed_few(origin, ends, end_keys, keys, t: Bases, reach_extra: float) -> 
                     break
         out.append(hit)
     return out
+

@@ -133,8 +133,9 @@ def pinned(battle, unit) -> bool:
 
 
 def engaged(battle, unit) -> bool:
-    return bool(mark(unit, "charging")) or \
-        unit.id in spatial.charged_ids(battle, battle.enemy_of(unit.side), mark)
+    """Charging, or charged by a live enemy (the chargers kept in the base table)."""
+    from .bases import charged
+    return bool(mark(unit, "charging")) or unit.id in charged(battle, battle.enemy_of(unit.side))
 
 
 def joined_commander(battle, unit):
