@@ -104,3 +104,28 @@ def test_no_charge_outcome_is_likelier_than_the_roll_reaching_in_play():
                     skipped += float(top) <= 0.3
         ap.step()
     assert weighed > 20 and skipped > 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["woods", "town", "hill", "marsh"]), spot, st.floats(1, 8), spot, spot,
+       st.sampled_from(["through", "within"]))
+def test_terrain_sight_remembered_is_terrain_sight_measured(kind, c, r, a, z, seen):
+    """The terrain part of a line of sight, remembered by its ends, table and option,
+    is the one measured (and another table, or the option changed, measures again)."""
+    from dataclasses import replace
+    from manager.footprint import segment
+    from manager.rules.quickplay.units import _terrain_sight, terrain_sight
+    area = {"kind": kind, "points": [[c[0] - r, c[1] - r], [c[0] + r, c[1] - r],
+                                     [c[0] + r, c[1] + r], [c[0] - r, c[1] + r]]}
+    if kind == "hill":
+        area["level"] = 1
+    b = build_table([piece("a", "blue", "line_infantry", (46, 34))], "quickplay",
+                    terrain=[area], options={"woods_visibility": seen})
+    line = segment(a, z)
+    for _ in range(2):                                       # measured, then remembered
+        assert terrain_sight(b, a, z, line) == _terrain_sight(b, a, z, line)
+    b.set_info(replace(b.info, options={**b.info.options, "woods_visibility":
+                                        "within" if seen == "through" else "through"}))
+    assert terrain_sight(b, a, z, line) == _terrain_sight(b, a, z, line)
+    b.set_battlefield(replace(b.battlefield, features=()))
+    assert terrain_sight(b, a, z, line) == _terrain_sight(b, a, z, line) == ""

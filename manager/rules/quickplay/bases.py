@@ -131,15 +131,25 @@ def _largest(t: Bases) -> float:
     return float(r.max()) if len(r) else 0.0
 
 
+def _around(battle, xy, side):
+    """(rows of the live units of `side`, their centres' distances from xy by numpy),
+    once a battle version: the commander asks the nearest enemy, then those it might
+    charge, then those it might shoot at, all from the unit's centre."""
+    def build():
+        t = bases(battle)
+        idx = np.flatnonzero(t.live(side))
+        return idx, np.sqrt((t.x[idx] - xy[0]) ** 2 + (t.y[idx] - xy[1]) ** 2)
+    return battle.cached(("quickplay.around", xy[0], xy[1], side), build)
+
+
 def nearest(battle, xy, reach: float, side: str | None = None):
     """`min(near(battle, xy, reach, side), key=distance to xy)`, None when none is near:
     one numpy pass, then the exact distance for the few within a hair of the least
     (numpy's may differ from math.hypot in the last bits), the first in order kept."""
     t = bases(battle)
-    idx = np.flatnonzero(t.live(side))
+    idx, d = _around(battle, xy, side)
     if not len(idx):
         return None
-    d = np.sqrt((t.x[idx] - xy[0]) ** 2 + (t.y[idx] - xy[1]) ** 2)
     close = [t.units[k] for k in idx[d <= d.min() + 1e-6]]
     best = min(close, key=lambda u: distance(u.pos, xy))
     return best if distance(best.pos, xy) <= reach else None
@@ -154,12 +164,11 @@ def maybe_in_reach(battle, unit, fp, reach: float, side: str, half: float,
     differ from math's in the last bits, so each is passed over only with a margin
     to spare. (Those left may still be out of the arc or range: the rules decide.)"""
     t = bases(battle)
-    dx, dy = t.x - fp.x, t.y - fp.y
-    d = np.sqrt(dx * dx + dy * dy)
-    keep = t.live(side) & (d <= reach + 1e-6)
+    idx, d = _around(battle, (fp.x, fp.y), side)
+    keep = d <= reach + 1e-6
     if far is not None:
-        keep &= d - (math.hypot(fp.frontage, fp.depth) / 2 + t.r) <= far + 1e-6 + 1e-9
-    idx = np.flatnonzero(keep)
+        keep &= d - (math.hypot(fp.frontage, fp.depth) / 2 + t.r[idx]) <= far + 1e-6 + 1e-9
+    idx = idx[keep]
     if len(idx):
         cx, cy = fp.front_centre()
         way = np.degrees(np.arctan2(t.x[idx] - cx, -(t.y[idx] - cy))) % 360

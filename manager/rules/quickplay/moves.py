@@ -129,14 +129,14 @@ def _terrain_cost(battle, unit, start, end) -> tuple[float, str, bool]:
     t = table_terrain(battle.battlefield)
     path = segment(start.centre, end.centre) if distance(start.centre, end.centre) > 1e-9 \
         else None
-    hull = swept(start, end)
-    if t.kinds_at(hull) & set(IMPASSABLE):
+    kinds = t.kinds_at(swept(start, end))          # asked once: the same hull twice
+    if kinds & set(IMPASSABLE):
         return 0.0, "lakes cannot be entered", False
     road = path is not None and t.along_road(path)
     if path is None or road:
         return 0.0, "", road
     loose = irregular(unit) or is_skirmish(unit)
-    difficult = t.length_inside(path, DIFFICULT) if t.kinds_at(hull) & set(DIFFICULT) else 0.0
+    difficult = t.length_inside(path, DIFFICULT) if kinds & set(DIFFICULT) else 0.0
     if difficult and not (loose or (arm(unit) == "infantry" and unit.formation == "column")):
         return 0.0, "only irregulars, skirmishers and infantry columns enter difficult ground", road
     extra = difficult + (0.0 if loose else t.length_inside(path, BROKEN))

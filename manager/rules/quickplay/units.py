@@ -176,6 +176,26 @@ def sight_refusal(battle, a_xy, b_xy, ignore=()) -> str:
             continue
         if footprint(battle, o).polygon().intersects(line):
             return f"{o.name} is in the way"
+    return terrain_sight(battle, a_xy, b_xy, line)
+
+
+def terrain_sight(battle, a_xy, b_xy, line) -> str:
+    """sight_refusal's terrain part (woods, towns, hills): it hangs on the table, the
+    option and the ends only, so it is remembered (the same lines are asked again
+    after other units moved)."""
+    memo = battle.kept("quickplay.terrain_sight", dict)
+    key = (tuple(a_xy), tuple(b_xy), battle.option("woods_visibility", "through"))
+    hit = memo.get(key)
+    if hit is not None and hit[0] is battle.battlefield:
+        return hit[1]
+    if len(memo) > 4096:                       # a long game: start afresh
+        memo.clear()
+    why = _terrain_sight(battle, a_xy, b_xy, line)
+    memo[key] = (battle.battlefield, why)
+    return why
+
+
+def _terrain_sight(battle, a_xy, b_xy, line) -> str:
     t = table_terrain(battle.battlefield)
     inside = t.length_inside(line, ("woods", "town"))
     if inside > VISIBILITY_IN_WOODS + 1e-6:
