@@ -138,10 +138,18 @@ class CavalryMixin:
 
     def _shooters(self) -> list:
         """(x, y, facing, reach, weight) of the enemy foot and guns, in live_units order."""
+        return self._shooter_arrays()[0]
+
+    def _shooter_arrays(self) -> tuple:
+        """(_shooters, and its columns as numpy arrays), once per battle version."""
         b = self.battle
-        return [(s.x, s.y, s.facing, RANGE[utype(s)] + 2,
-                 2.0 if utype(s) == "infantry" else 1.0)          # mean D3, D3-1
-                for s in b.live_units(b.enemy_of(self.side)) if utype(s) != "cavalry"]
+
+        def build():
+            rows = [(s.x, s.y, s.facing, RANGE[utype(s)] + 2,
+                     2.0 if utype(s) == "infantry" else 1.0)          # mean D3, D3-1
+                    for s in b.live_units(b.enemy_of(self.side)) if utype(s) != "cavalry"]
+            return rows, tuple(np.array(c, dtype=float) for c in zip(*rows))
+        return b.cached(("d3.shooters", self.side), build)
 
     def _exposure(self, spot, shooters=None) -> float:
         """The hits the enemy's foot and guns in range and arc could put into a horse at
@@ -159,10 +167,10 @@ class CavalryMixin:
     def _exposures(self, spots) -> list:
         """_exposure of every spot, judged for all spots and shooters at once; the pairs
         within a hair of a range or arc edge are judged again by the exact test."""
-        shooters = self._shooters()
+        shooters, columns = self._shooter_arrays()
         if not spots or not shooters:
             return [0.0] * len(spots)
-        sx, sy, sf, reach, weight = (np.array(c, dtype=float) for c in zip(*shooters))
+        sx, sy, sf, reach, weight = columns
         px = np.array([p[0] for p in spots])[:, None]
         py = np.array([p[1] for p in spots])[:, None]
         dist = np.hypot(px - sx, py - sy)
