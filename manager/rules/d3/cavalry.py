@@ -198,8 +198,10 @@ class CavalryMixin:
             ways += [e.facing + 90, e.facing + 180, e.facing + 270]
             heads = [heading(w % 360) for w in ways]
             fp = footprint(b, e)
-            # aspect(fp, spot) != "front", its very test: beyond the diagonals' angle
+            # aspect(fp, spot) != "front", its very test (bearing and angle_between's
+            # own expressions): beyond the diagonals' angle
             corner = math.degrees(math.atan2(fp.frontage / 2, fp.depth / 2)) + EPS
+            worth = (self._blow_worth(u, e, False, blows), self._blow_worth(u, e, True, blows))
             for r in RINGS:
                 for hx, hy in heads:
                     x, y = e.x + hx * r, e.y + hy * r
@@ -207,8 +209,9 @@ class CavalryMixin:
                         continue                 # rounded, still beyond the reach
                     spot = (round(x, 2), round(y, 2))
                     if distance(u.pos, spot) <= reach:
-                        double = angle_between(bearing(fp.centre, spot), fp.facing) > corner
-                        found.append((self._blow_worth(u, e, double, blows), spot, e))
+                        off = abs((math.degrees(math.atan2(spot[0] - fp.x, -(spot[1] - fp.y)))
+                                   % 360 - fp.facing) % 360)
+                        found.append((worth[min(off, 360 - off) > corner], spot, e))
         return [[worth - EXPOSURE_WEIGHT * x, spot, e]
                 for (worth, spot, e), x in zip(found, self._exposures([s for _, s, _ in found]))]
 
