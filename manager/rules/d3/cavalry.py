@@ -73,7 +73,8 @@ class CavalryMixin:
         best, value = None, 0.0
         for e in near(b, u.pos, MOVE["cavalry"] + 6, b.enemy_of(self.side)):
             action = Charge(u.id, e.id)
-            if not self.legal(action):
+            # (a path surely refused from where the horse stands: the Charge is refused)
+            if surely_no_charge_path(b, u, e, u.pos, u.facing) or not self.legal(action):
                 continue
             odds = charge_odds(b, action)
             # the worth of the blow if the horse goes: a failed test costs a charge no
