@@ -275,6 +275,31 @@ class Sweep:
         return convex.hull_area_above(slabs, corners, (fp.x, fp.y), f[4], f, area)
 
 
+def _first_closest(m, t, xs, ys, tx: float, ty: float):
+    """For the mover's base (frame `m`) at each centre (xs, ys) against the target's
+    (frame `t`, centre tx, ty): the index of the first of the smallest gaps when
+    plain arithmetic is certain of it, -1 when every gap is surely above EPS, None when
+    only shapely can tell. By separating axes (manager/convex.py): a base overlapping the
+    target on every axis meets it (gap 0: the smallest), one apart on an axis has a gap
+    of at least that much."""
+    mfx, mfy, mhd, mhf = m[0], m[1], m[2], m[3]
+    tfx, tfy, thd, thf = t[0], t[1], t[2], t[3]
+    dx, dy = tx - xs, ty - ys
+    cab, sab = abs(mfx * tfx + mfy * tfy), abs(mfx * tfy - mfy * tfx)
+    sep = np.maximum(
+        np.maximum(np.abs(mfx * dx + mfy * dy) - (mhd + thd * cab + thf * sab),
+                   np.abs(-mfy * dx + mfx * dy) - (mhf + thd * sab + thf * cab)),
+        np.maximum(np.abs(tfx * dx + tfy * dy) - (thd + mhd * cab + mhf * sab),
+                   np.abs(-tfy * dx + tfx * dy) - (thf + mhd * sab + mhf * cab)))
+    margin = convex.MARGIN
+    if (sep > EPS + margin).all():
+        return -1
+    meets = (sep < -margin).nonzero()[0]
+    if len(meets) and (sep[:meets[0]] > margin).all():
+        return int(meets[0])
+    return None
+
+
 def _advanced(mover: Footprint, along: float, ds) -> np.ndarray:
     """The bases of mover.moved(x + fx * d, y + fy * d, along) for every d in ds, in one
     vectorised call: each corner by the very float operations of Footprint.corners, so
@@ -341,10 +366,14 @@ def contact_point(mover: Footprint, target: Footprint, along: float) -> tuple[fl
                                                                       target.depth)) / 2
         if math.hypot(px - s * fx, py - s * fy) - reach > EPS + 1e-6:
             return None
-        gaps = shapely.distance(_advanced(mover, along, far * np.arange(65.0) / 64),
-                                target.polygon())
-        i = int(np.argmin(gaps))                 # the first of the closest, as min() took
-        if gaps[i] > EPS:
+        ds = far * np.arange(65.0) / 64
+        i = _first_closest(mframe, tframe, mover.x + fx * ds, mover.y + fy * ds, tx, ty)
+        if i is None:                            # too near to call: shapely measures
+            gaps = shapely.distance(_advanced(mover, along, ds), target.polygon())
+            i = int(np.argmin(gaps))             # the first of the closest, as min() took
+            if gaps[i] > EPS:
+                return None
+        elif i < 0:
             return None
         hi = far * i / 64
     for _ in range(28):

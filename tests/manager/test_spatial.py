@@ -126,6 +126,23 @@ def test_contact_point_is_what_it_was(mx, my, mf, tx, ty, tf, along, front, dept
     assert contact_point(mover, target, along) == _contact_point_as_before(mover, target, along)
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.floats(0, 60), st.floats(0, 60), st.floats(0, 359), st.floats(3, 30),
+       st.floats(-20, 20), st.floats(0, 359), st.floats(-4, 4), st.floats(1, 8),
+       st.floats(0.5, 3))
+def test_contact_point_aimed_through_the_target_is_what_it_was(tx, ty, tf, dist, bearing_off,
+                                                              mf, side, front, depth):
+    """Movers aimed at or beside the target, so the path passes through or grazes it (the
+    closest-approach scan, and the separating-axis answers for it, are exercised)."""
+    import math
+    from manager.footprint import Footprint, bearing, contact_point
+    target = Footprint(tx, ty, tf, 4.0, 1.5)
+    r = math.radians(bearing_off + 180)
+    mover = Footprint(tx + dist * math.sin(r) + side, ty - dist * math.cos(r), mf, front, depth)
+    along = bearing(mover.centre, target.centre) + bearing_off / 4
+    assert contact_point(mover, target, along) == _contact_point_as_before(mover, target, along)
+
+
 base = st.tuples(st.floats(0, 40), st.floats(0, 40), st.floats(0, 359.9), st.floats(0.5, 8),
                  st.floats(0.5, 4))
 
