@@ -409,3 +409,32 @@ def test_fire_candidates_are_the_scan_in_play():
             kept += len(got)
             assert got == scan
     assert judged > 200 and kept > 100
+
+
+# ---- saves: a wall's widened base only when the line crosses the wall ----------------------
+@settings(max_examples=60, deadline=None)
+@given(spot, spot, st.tuples(st.floats(5, 43), st.floats(5, 31)),
+       st.tuples(st.floats(5, 43), st.floats(5, 31)), st.integers(0, 359))
+def test_behind_wall_is_the_plain_test(at, shooter, w0, w1, facing):
+    from manager.footprint import segment
+    from manager.table_terrain import table_terrain
+    from manager.rules.featherstone.losses import behind_wall
+    from manager.rules.featherstone.state import footprint
+    wall = {"kind": "wall", "points": [list(w0), list(w1)]}
+    b = build_table([piece("u", "red", "line_infantry", at, facing=facing)], FS,
+                    terrain=[wall])
+    u = b.units["u"]
+    near = footprint(b, u).polygon().buffer(1.0)
+    line = segment(shooter, u.pos)
+    plain = any(line.intersects(w) and line.intersection(w).intersects(near)
+                for _, w in table_terrain(b.battlefield).lines.get("wall", []))
+    assert behind_wall(b, u, shooter) == plain
+
+
+def test_behind_wall_sees_a_wall_just_before_the_base():
+    from manager.rules.featherstone.losses import behind_wall, cover_save
+    b = build_table([piece("u", "red", "line_infantry", (20, 20), facing=0)], FS,
+                    terrain=[{"kind": "wall", "points": [[10, 18.5], [30, 18.5]]}])
+    u = b.units["u"]
+    assert behind_wall(b, u, (20, 5)) and not behind_wall(b, u, (20, 35))
+    assert cover_save(b, u) == 0 == cover_save(b, u)             # remembered: the same

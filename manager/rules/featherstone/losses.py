@@ -29,7 +29,14 @@ FORTIFIED_VARIANTS = ("fortified", "castle", "chateau", "earthworks", "redoubt")
 
 
 def cover_save(battle, unit) -> int:
-    """The save buildings or works give a unit standing in them (0: none)."""
+    """The save buildings or works give a unit standing in them (0: none); remembered
+    until the battle changes (every shot at the unit asks it)."""
+    from ... import spatial
+    return spatial.memo(battle, "featherstone.cover", unit.id, (unit,),
+                        lambda: _cover_save(battle, unit))
+
+
+def _cover_save(battle, unit) -> int:
     t = table_terrain(battle.battlefield)
     poly = footprint(battle, unit).polygon()
     if t.covered(poly, ("town",)) < 0.5:
@@ -45,10 +52,14 @@ def cover_save(battle, unit) -> int:
 def behind_wall(battle, unit, from_xy) -> bool:
     """Is a wall, hedge or fence between the shooter and the unit, within an inch of it?"""
     t = table_terrain(battle.battlefield)
-    near = footprint(battle, unit).polygon().buffer(1.0)
-    line = segment(from_xy, unit.pos)
-    return any(line.intersects(w) and line.intersection(w).intersects(near)
-               for _, w in t.lines.get("wall", []))
+    line, near = segment(from_xy, unit.pos), None
+    for _, w in t.lines.get("wall", []):
+        if line.intersects(w):        # the widened base only for a wall the line crosses
+            if near is None:
+                near = footprint(battle, unit).polygon().buffer(1.0)
+            if line.intersection(w).intersects(near):
+                return True
+    return False
 
 
 def save_for(battle, unit, shooting: bool, from_xy=None) -> tuple[int, int]:
