@@ -438,3 +438,28 @@ def test_behind_wall_sees_a_wall_just_before_the_base():
     u = b.units["u"]
     assert behind_wall(b, u, (20, 5)) and not behind_wall(b, u, (20, 35))
     assert cover_save(b, u) == 0 == cover_save(b, u)             # remembered: the same
+
+
+# ---- the melee bonus: a general near, the circle first --------------------------------------
+def test_melee_bonus_is_the_shape_test_in_play():
+    from shapely.geometry import Point
+    from manager.rules.featherstone.melee import bonus
+    from manager.rules.featherstone.state import attached_leaders, footprint, grade
+    from manager.rules.featherstone.tables import GENERAL_NEAR
+
+    def by_shape(b, u):
+        best = grade(b, u)
+        if attached_leaders(b, u):
+            return best + 2
+        poly = footprint(b, u).polygon()
+        near = any(poly.distance(Point(l.x, l.y)) <= GENERAL_NEAR
+                   for l in b.live_leaders(u.side))
+        return best + 1 if near else best
+    judged = near = 0
+    for s, side in phases_in_play(turns=1, phases=("charges", "moves")):
+        b = s.battle
+        for u in b.live_units():
+            judged += 1
+            near += bonus(b, [u]) > grade(b, u)
+            assert bonus(b, [u]) == by_shape(b, u)
+    assert judged > 300 and 0 < near < judged

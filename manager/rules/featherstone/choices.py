@@ -110,7 +110,7 @@ def _threat_chance(battle, unit, e, marks: dict) -> float:
     support = store.setdefault(("support", e.id, unit.id), {})
     melees = store.setdefault(("melees", e.id, unit.id, marks.get("lend")), {})
     return charger_good(charge_odds(view, Charge(e.id, unit.id), exact=False,
-                                    shared=support, melees=melees).outcomes)
+                                    shared=support, melees=melees, lines=False).outcomes)
 
 
 def near_generals(battle, unit) -> list:
@@ -143,7 +143,8 @@ def charge_value(battle, action) -> tuple[float, object]:
     with a near general's +1 on its checks, less the risk to him, when that is more."""
     # support fire never reads the charger's `lend` mark: both odds share it
     shared: dict = {}
-    without = charger_good(charge_odds(battle, action, exact=False, shared=shared).outcomes)
+    without = charger_good(charge_odds(battle, action, exact=False, shared=shared,
+                                       lines=False).outcomes)
     unit = battle.units[action.unit]
     gens = near_generals(battle, unit)
     if not gens or mark(unit, "lend"):
@@ -151,7 +152,8 @@ def charge_value(battle, action) -> tuple[float, object]:
     g = gens[0]
     c = battle.copy()
     c.mark_unit(unit.id, lend=lend_mark(battle, g))
-    with_him = charger_good(charge_odds(c, action, exact=False, shared=shared).outcomes)
+    with_him = charger_good(charge_odds(c, action, exact=False, shared=shared,
+                                        lines=False).outcomes)
     if with_him - without > STRAY * GENERAL_WORTH:
         return with_him - STRAY * GENERAL_WORTH, CommitGeneral(g.id, unit.id, 1)
     return without, None

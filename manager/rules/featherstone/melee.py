@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from ...actions import need
 from ...events import MeleeResolved, declare_event
-from ...footprint import heading, inside, slide
+from ...footprint import distance, heading, inside, slide
 from ...model.forces import mark
 from ..common import find_melee as find, melees  # noqa: F401  (melees: for the ruleset)
 from .losses import (eliminate, half_up, hit_leaders_check, moved_leaders, retreat,
@@ -119,10 +119,13 @@ def bonus(battle, units) -> int:
     attached = any(attached_leaders(battle, u) for u in units)
     if attached:
         return best + 2
+    from shapely.geometry import Point
     for u in units:
-        poly = footprint(battle, u).polygon()
-        from shapely.geometry import Point
-        if any(poly.distance(Point(l.x, l.y)) <= GENERAL_NEAR for l in battle.live_leaders(u.side)):
+        fp = footprint(battle, u)
+        # a general farther than GENERAL_NEAR beyond the base's circle is not measured
+        reach = math.hypot(fp.frontage, fp.depth) / 2 + GENERAL_NEAR + 1e-6
+        near = [l for l in battle.live_leaders(u.side) if distance(l.pos, fp.centre) <= reach]
+        if any(fp.polygon().distance(Point(l.x, l.y)) <= GENERAL_NEAR for l in near):
             return best + 1
     return best
 

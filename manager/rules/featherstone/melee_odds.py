@@ -328,7 +328,7 @@ def resolve_melee_odds(battle, action) -> Odds:
 
 
 def charge_odds(battle, action, exact: bool = True, shared: dict | None = None,
-                melees: dict | None = None) -> Odds:
+                melees: dict | None = None, lines: bool = True) -> Odds:
     """Before a charge: the target's one morale roll, each face's answer (it breaks or falls
     back; or wavers, stands, fires first, forms square or counter-charges) and, for each
     answer that stands, the melee as it would then be fought (support fire, first fire,
@@ -338,7 +338,8 @@ def charge_odds(battle, action, exact: bool = True, shared: dict | None = None,
     fire kept for another charge_odds of the same charge on a battle that differs only
     in marks support fire never reads (`lend`, `counter_seven`; see _shared_support);
     `melees`: each answer's melee kept likewise, for battles that differ only in marks
-    no melee reads (the target's `counter_seven`)."""
+    no melee reads (the target's `counter_seven`). lines=False: the outcomes alone (the
+    commander reads only those; mixing the casualty lines is most of the float odds)."""
     from .charges import answers, charge_path, charged_reread, check_charge, reaction_for
     from .losses import moved_leaders
     from .state import is_skirmish
@@ -361,7 +362,7 @@ def charge_odds(battle, action, exact: bool = True, shared: dict | None = None,
         odds.notes.append("if the skirmishers stand (they evade)")
         return odds
     mixed: dict = {}
-    lines: dict = {}
+    parts_of: dict = {}
     memo: dict = {} if melees is None else melees
     if shared is None:
         shared = {}                   # support fire, by the charged unit's formation
@@ -391,10 +392,10 @@ def charge_odds(battle, action, exact: bool = True, shared: dict | None = None,
             o = memo[k]
             for name, p in o.outcomes.items():
                 mixed[name] = mixed.get(name, 0 * one) + wv * p
-            for i, line in enumerate(o.lines):
-                lines.setdefault(i, []).append((wv, line))
+            for i, line in enumerate(o.lines if lines else ()):
+                parts_of.setdefault(i, []).append((wv, line))
     odds = Odds("charge")
-    for i, parts in sorted(lines.items()):
+    for i, parts in sorted(parts_of.items()):
         total = sum((p for p, _ in parts), 0 * one)
         dist = Dist.mix([(Fraction(p) / Fraction(total), l.dist) for p, l in parts])
         odds.lines.append(OddsLine(parts[0][1].label + " (if it stands)", dist,
