@@ -61,14 +61,17 @@ def put_on(battle, arrival: Arrival, spots: dict) -> None:
     for cid, u in arrival.units:
         x, y = spots.get(u.id, (u.x, u.y))
         battle.put_unit(evolve(u, x=x, y=y))
-    if arrival.units:
-        h = h.with_units((cid, u.id) for cid, u in arrival.units)
+    led = None
     if arrival.leader:
         cid, leader = arrival.leader
         first = arrival.units[0][1].id if arrival.units else ""
         x, y = spots.get(first, (leader.x, leader.y))
         battle.put_leader(evolve(leader, x=x, y=y))
-        h = h.with_command_leader(cid, leader.id)
+        led = (cid, leader.id)
+    if arrival.units:
+        h = h.with_units(((cid, u.id) for cid, u in arrival.units), led)
+    elif led:
+        h = h.with_command_leader(*led)
     battle.set_hierarchy(h)
     battle.set_pending(a for a in battle.pending if a.id != arrival.id)
 

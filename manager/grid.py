@@ -16,7 +16,11 @@ DIR_NAMES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 
 
 def dir_of_degrees(degrees: float) -> int:
-    return int(round((degrees % 360) / 45.0)) % 8
+    d = _DIR_OF_DEGREES.get(degrees)         # the grid's facings: a lookup
+    return d if d is not None else int(round((degrees % 360) / 45.0)) % 8
+
+
+_DIR_OF_DEGREES = {a: (a // 45) % 8 for a in range(-360, 721, 45)}
 
 
 
@@ -85,12 +89,12 @@ def line_boxes(a: Box, b: Box) -> tuple[Box, ...]:
     are worked out once per offset and moved to a.
     """
     ax, ay = a
-    return tuple((ax + c, ay + r) for c, r in _line_offsets(b[0] - ax, b[1] - ay))
+    return tuple((ax + c, ay + r) for c, r in line_offsets(b[0] - ax, b[1] - ay))
 
 
 @lru_cache(maxsize=16384)
-def _line_offsets(dx: int, dy: int) -> tuple[Box, ...]:
-    """line_boxes((0, 0), (dx, dy))."""
+def line_offsets(dx: int, dy: int) -> tuple[Box, ...]:
+    """line_boxes((0, 0), (dx, dy)): the boxes a line crosses, by their offset from its start."""
     return _line_walk((0, 0), (dx, dy))
 
 

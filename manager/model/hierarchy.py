@@ -142,13 +142,16 @@ class Hierarchy:
         g.add_edge(command_node(cid), unit_node(uid))
         return Hierarchy(g)
 
-    def with_units(self, placed) -> "Hierarchy":
-        """with_unit for many (command id, unit id) pairs at once: one copy of the graph
-        and one index for a whole arrival, the same graph as adding them one by one."""
+    def with_units(self, placed, led: tuple[str, str] | None = None) -> "Hierarchy":
+        """with_unit for many (command id, unit id) pairs at once, then (command id,
+        leader id) `led` as with_command_leader: one copy of the graph and one index for
+        a whole arrival, the same graph as those edits one by one."""
         g = self._edited()
         for cid, uid in placed:
             g.add_node(unit_node(uid), kind="unit", ref=uid)
             g.add_edge(command_node(cid), unit_node(uid))
+        if led is not None:
+            g.nodes[command_node(led[0])]["leader"] = led[1]
         return Hierarchy(g)
 
     def without_unit(self, uid: str) -> "Hierarchy":

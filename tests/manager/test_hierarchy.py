@@ -63,3 +63,8 @@ def test_with_units_is_with_unit_one_by_one():
         at_once.units_of("iv-corps")[-2:] == ("new-1", "new-3")
     assert at_once.command_of("new-2") == "guard" and "unit:new-2" not in h.graph.nodes and \
         h.units_of("guard") == at_once.units_of("guard")[:-1]
+    # and the arrival's leader taking its command, in the same edit
+    led = h.with_units(placed, ("iv-corps", "someone"))
+    by_steps = one_by_one.with_command_leader("iv-corps", "someone")
+    assert list(led.graph.nodes(data=True)) == list(by_steps.graph.nodes(data=True))
+    assert led.leader_of_command("iv-corps") == "someone" != h.leader_of_command("iv-corps")

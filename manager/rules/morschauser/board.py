@@ -278,7 +278,8 @@ def army_trait(battle, side: str) -> str:
 def in_stream(t) -> bool:
     """Is a box (its BoxTerrain) in a stream or ford? Not where a bridge crosses, and not
     in a town the stream runs through (a village garrison is in the buildings)."""
-    return bool({"stream", "ford"} & t.kinds) and not ({"bridge", "town"} & t.kinds)
+    k = t.kinds
+    return ("stream" in k or "ford" in k) and not ("bridge" in k or "town" in k)
 
 
 def bombarding(battle) -> bool:

@@ -368,7 +368,7 @@ class Commander:
                 continue
             spec = fire_spec(b, u, e)
             if spec.dice > 0:
-                per_die = sum(spec.hits_for(f) for f in range(1, 7)) / 6
+                per_die = _per_die(spec)
                 value = spec.dice * per_die * (1.5 if e.hits <= 2 else 1.0)
                 if best is None or value > best[0]:
                     best = (value, Fire(u.id, e.id))
@@ -426,6 +426,18 @@ def leader_spot_scores(boxes: list[Box], units: list[Box], want: Box, radius: fl
     far = ((dx + dy - 0.5 * np.minimum(dx, dy)) > radius).sum(axis=1).tolist()
     return [(_gap(box, want) + 3 * f + (1 if box in taken else 0), box)
             for box, f in zip(boxes, far)]
+
+
+def _per_die(spec) -> float:
+    """Expected hits of one die of the volley; a few kinds of volley recur all battle."""
+    key = (spec.to_hit, spec.modifier, spec.double_at)
+    got = _PER_DIE.get(key)
+    if got is None:
+        got = _PER_DIE[key] = sum(spec.hits_for(f) for f in range(1, 7)) / 6
+    return got
+
+
+_PER_DIE: dict[tuple, float] = {}
 
 
 def _around(centre: Box, radius: int):

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 from ...actions import need
 from ...events import UnitFired
-from ...grid import in_front_arc, line_boxes
+from ...grid import in_front_arc, line_offsets
 from ...odds import Dist, Odds, OddsLine
 from .board import (army_trait, board, bombarding, box_of, distance, facing_dir, in_stream,
                     profile)
@@ -82,7 +82,9 @@ def _sight_plan(terrain, a, b) -> tuple[tuple, str]:
         heights, screens = terrain.heights, terrain.screens
         top = max(heights.get(a, 0), heights.get(b, 0))
         may_hide, why = [], ""
-        for box in line_boxes(a, b):
+        ax, ay = a
+        for ox, oy in line_offsets(b[0] - ax, b[1] - ay):     # line_boxes(a, b), unbuilt
+            box = (ax + ox, ay + oy)
             h = heights.get(box, 0)
             if h > top:
                 why = f"higher ground at {box}"
