@@ -214,18 +214,19 @@ def surely_hidden(battle, unit, targets) -> list:
     reach = max(distance(unit.pos, e) for e in ends) + 8
     px, py = t.x - ax, t.y - ay
     keep = t.alive & (px * px + py * py <= (reach + 1e-6) ** 2)
-    tx = np.array([e[0] for e in ends])[:, None] - ax
-    ty = np.array([e[1] for e in ends])[:, None] - ay
-    l2 = tx * tx + ty * ty
-    with np.errstate(invalid="ignore", divide="ignore"):
-        s = np.where(l2 > 0, np.clip((px * tx + py * ty) / l2, 0.0, 1.0), 0.0)
-    dx, dy = px - s * tx, py - s * ty
-    margin = max_half_diagonal(battle) + 1e-5
-    keep &= (dx * dx + dy * dy <= margin * margin).any(axis=0)
     me = t.index.get(unit.id, -1)
     if me >= 0:
         keep[me] = False                    # the shooter is not in its own way
-    idx = np.flatnonzero(keep)
+    idx = np.flatnonzero(keep)              # then near a line, among those within reach
+    px, py = px[idx], py[idx]
+    tx = np.array([e[0] for e in ends])[:, None] - ax
+    ty = np.array([e[1] for e in ends])[:, None] - ay
+    l2 = tx * tx + ty * ty
+    # a line of no length (tx = ty = 0) gives s = 0 over any l2: 1 keeps it finite
+    s = np.clip((px * tx + py * ty) / np.where(l2 > 0, l2, 1.0), 0.0, 1.0)
+    dx, dy = px - s * tx, py - s * ty
+    margin = max_half_diagonal(battle) + 1e-5
+    idx = idx[(dx * dx + dy * dy <= margin * margin).any(axis=0)]
     if not len(idx):
         return [False] * len(targets)
     end_keys = [t.index.get(e.id, -2) for e in targets]
