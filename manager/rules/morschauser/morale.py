@@ -237,7 +237,9 @@ def rallyable(battle, leader) -> list[str]:
     h = battle.hierarchy
     if commands_nothing(battle, leader):
         return []
-    near = h.units_within(leader.id, LEADER["radius"], lambda u: box_of(battle, battle.units[u]),
+    ub = board(battle).unit_box             # live units' boxes, as box_of gives them
+    near = h.units_within(leader.id, LEADER["radius"],
+                          lambda u: ub[u] if u in ub else box_of(battle, battle.units[u]),
                           box_of(battle, leader), distance)
     return [u for u in near if not battle.units[u].eliminated
             and battle.units[u].hits < battle.units[u].max_hits]

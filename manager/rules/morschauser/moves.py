@@ -209,8 +209,10 @@ def check_move_leader(battle, action) -> None:
     units = [battle.units[u] for u in battle.hierarchy.units_led_by(leader.id)]
     live = [u for u in units if not u.eliminated]
     if live:
-        near = min(distance(to_box, box_of(battle, u)) for u in live)
-        was = min(distance(box_of(battle, leader), box_of(battle, u)) for u in live)
+        where = [b.unit_box[u.id] for u in live]          # the board's boxes: live units
+        near = min(distance(to_box, ub) for ub in where)
+        here = box_of(battle, leader)
+        was = min(distance(here, ub) for ub in where)
         need(near <= LEADER["radius"] or near < was,
              f"{leader.name} must stay within {LEADER['radius']} boxes of his command "
              f"(box {to_box} is {near:g} from the nearest unit)")
