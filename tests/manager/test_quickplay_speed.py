@@ -102,6 +102,7 @@ def judge_table(b, side):
     from manager.rules.quickplay.tables import FIRE_ARC, RANGES
     from manager import spatial
     from manager.model.forces import mark
+    from manager.rules.quickplay.moves import lands_on_another
     from manager.rules.quickplay.units import arm, engaged, footprint, near, prof, to_front
     enemy = b.enemy_of(side)
     judged = 0
@@ -124,6 +125,12 @@ def judge_table(b, side):
             assert all(distance(e.pos, u.pos) <= reach for e in got)
             ids = [e.id for e in got]
             assert ids == sorted(ids, key=[x.id for x in b.live_units()].index)
+        # a spot on another base: the engine's answer (the nearest base asked first)
+        for dx, dy in ((0, -3), (0, -6), (2, 2), (-4, 0)):
+            to = (round(u.x + dx, 2), round(u.y + dy, 2))
+            end = footprint(b, u, x=to[0], y=to[1], facing=u.facing, formation=u.formation)
+            assert lands_on_another(b, u, to, u.facing) == \
+                spatial.lands_on(b, u, end, footprint)
         # the lines to the near enemies: the same blockers, the same "surely hidden"
         targets = near(b, u.pos, 30, enemy)
         assert bt.surely_hidden(b, u, targets) == old_surely_hidden(b, u, targets)

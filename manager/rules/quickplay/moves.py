@@ -214,9 +214,24 @@ def check_move_unit(battle, action) -> None:
 
 
 def lands_on_another(battle, unit, to, facing) -> bool:
-    """Would the move end on another unit's base (ground_refusal refuses it)?"""
+    """Would the move end on another unit's base (ground_refusal refuses it)? The answer
+    of `spatial.lands_on` (a live base within 10 inches that the end overlaps), the
+    nearest asked first: most spots the commander tries that land on a base land on the
+    one nearest (the unit ahead), so the first exact test usually answers."""
+    import numpy as np
+    from .bases import bases
     end = footprint(battle, unit, x=to[0], y=to[1], facing=facing, formation=unit.formation)
-    return spatial.lands_on(battle, unit, end, footprint)
+    t = bases(battle)
+    dx, dy = t.x - end.x, t.y - end.y
+    d2 = dx * dx + dy * dy
+    meet = t.r + (math.hypot(end.frontage, end.depth) / 2 + 1e-6 + 1e-5)   # overlap's circles
+    near = np.flatnonzero(t.alive & (d2 <= (10 + 1e-6) ** 2) & (d2 <= meet * meet))
+    for k in near[np.argsort(d2[near], kind="stable")].tolist():
+        o = t.units[k]
+        if o.id != unit.id and distance(o.pos, end.centre) <= 10 and \
+                overlap(end, footprint(battle, o)):
+            return True
+    return False
 
 
 def resolve_move_unit(battle, action, dice) -> list:
