@@ -258,6 +258,21 @@ def _play_checked(monkeypatch, seed: int, turns: int, options=None):
         assert got == ref_leader_scores(boxes, units, want, radius, taken)
         return got
 
+    real_best_shot = cm.Commander._best_shot
+
+    def best_shot(self, u):
+        # the shot kept for this battle version is the shot worked out afresh, and it is
+        # asked again at the same version (an unmoved gun that found none: may it stand?)
+        key = ("morschauser.best_shot", self.side, u.id)
+        if self.battle.peek(key, "absent") != "absent":
+            counts["shot_kept"] = counts.get("shot_kept", 0) + 1
+        assert u is self.battle.units[u.id]
+        got = real_best_shot(self, u)
+        assert got == self._find_shot(u), (u.id, got)
+        counts["shot"] = counts.get("shot", 0) + 1
+        return got
+
+    monkeypatch.setattr(cm.Commander, "_best_shot", best_shot)
     from manager.rules.morschauser.board import Board
     real_resync = Board.resync
 
@@ -316,6 +331,7 @@ def test_speedups_answer_as_the_plain_code_in_play(monkeypatch):
     assert counts["search"] > 200 and counts["choose"] > 100 and counts["nearest"] > 200
     assert counts["blocked"] > 1000 and counts["leader"] > 10
     assert counts["resync"] >= 3            # new orders, an arrival: the board kept, resynced
+    assert counts["shot"] > 100 and counts["shot_kept"] > 5
 
 
 def test_speedups_answer_as_the_plain_code_with_formations_and_sight_options(monkeypatch):

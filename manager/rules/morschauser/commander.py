@@ -326,6 +326,12 @@ class Commander:
         return edge if edge > (0.0 if keen else 0.3) else None
 
     def _best_shot(self, u):
+        """The shot `_find_shot` picks, kept until the battle changes: an unmoved gun that
+        found no shot is asked again straight away (may it stand?), with nothing changed."""
+        b = self.battle
+        return b.cached(("morschauser.best_shot", self.side, u.id), lambda: self._find_shot(u))
+
+    def _find_shot(self, u):
         """The shot with the most expected hits (weak targets count more), or None.
 
         Cheap filters first (range, arc), the firer's own eligibility once, then line of
