@@ -398,3 +398,31 @@ def test_the_board_kept_through_undo_and_redo_is_the_board_built_afresh():
     for _ in range(15):
         s.redo()
         same_board(s.battle)
+
+
+def test_sight_plans_are_kept_by_the_ground_and_read_as_the_walk_in_another_battle():
+    """Battles over the same ground share the sight plans (a plan reads only heights and
+    screens); a plan warmed by one battle answers as the plain walk in the next, and
+    other ground (one height changed) gets a store of its own."""
+    from types import SimpleNamespace
+    first = Session(scenario(AUSTERLITZ, "morschauser", seed=1, turns=2)).battle
+    second = Session(scenario(AUSTERLITZ, "morschauser", seed=2, turns=2)).battle
+    t1, t2 = board(first).terrain, board(second).terrain
+    assert t1 is not t2
+    assert fire.plans_for_ground(t1) is fire.plans_for_ground(t2)
+    boxes = sorted(board(first).unit_box.values())[::7]
+    for a in boxes:                                  # warm the store from the first battle
+        for b in boxes:
+            fire._blocked(first, a, b)
+    looked = 0
+    for a in boxes:
+        for b in boxes:
+            assert fire._blocked(second, a, b) == ref_blocked(second, a, b)
+            looked += 1
+    assert looked > 100
+    box = next(iter(t1.heights)) if t1.heights else (0, 0)
+    other = SimpleNamespace(heights={**t1.heights, box: t1.heights.get(box, 0) + 1},
+                            screens=dict(t1.screens))
+    assert fire.plans_for_ground(other) is not fire.plans_for_ground(t1)
+    assert fire.plans_for_ground(SimpleNamespace(heights=dict(t1.heights),
+                                                 screens=dict(t1.screens))) is fire.plans_for_ground(t1)

@@ -76,7 +76,7 @@ def _sight_plan(terrain, a, b) -> tuple[tuple, str]:
     if memo is None or memo[0] is not terrain:
         if len(_SIGHT_PLANS) > 8:
             _SIGHT_PLANS.clear()
-        memo = _SIGHT_PLANS[id(terrain)] = (terrain, {})
+        memo = _SIGHT_PLANS[id(terrain)] = (terrain, plans_for_ground(terrain))
     plan = memo[1].get((a, b))
     if plan is None:
         heights, screens = terrain.heights, terrain.screens
@@ -99,6 +99,22 @@ def _sight_plan(terrain, a, b) -> tuple[tuple, str]:
 
 
 _SIGHT_PLANS: dict[int, tuple] = {}        # id(terrain index) -> (it, {(a, b): plan})
+
+
+def plans_for_ground(terrain) -> dict:
+    """The plans store for this ground, by content: a plan reads only the heights and the
+    screens, so every battle over the same ground (the battles of a balance run, an undo
+    that rebuilds the battlefield) shares one store, warm after the first."""
+    key = (frozenset(terrain.heights.items()), frozenset(terrain.screens.items()))
+    plans = _PLANS_BY_GROUND.get(key)
+    if plans is None:
+        if len(_PLANS_BY_GROUND) > 8:
+            _PLANS_BY_GROUND.clear()
+        plans = _PLANS_BY_GROUND[key] = {}
+    return plans
+
+
+_PLANS_BY_GROUND: dict[tuple, dict] = {}   # (heights, screens) -> {(a, b): plan}
 
 
 def fire_spec(battle, unit, target) -> FireSpec:
