@@ -426,3 +426,30 @@ def test_sight_plans_are_kept_by_the_ground_and_read_as_the_walk_in_another_batt
     assert fire.plans_for_ground(other) is not fire.plans_for_ground(t1)
     assert fire.plans_for_ground(SimpleNamespace(heights=dict(t1.heights),
                                                  screens=dict(t1.screens))) is fire.plans_for_ground(t1)
+
+
+def test_wall_answers_kept_by_the_ground_are_the_crossing_worked_out():
+    """The walls' answers are shared by battles over the same ground (keyed by the walls'
+    shapes and the box size): warmed by one battle, they are the crossing worked out
+    afresh in another, on lines across and beside every wall."""
+    first = Session(scenario(AUSTERLITZ, "morschauser", seed=1, turns=2)).battle
+    second = Session(scenario(AUSTERLITZ, "morschauser", seed=2, turns=2)).battle
+    t1, t2 = board(first).terrain, board(second).terrain
+    assert t1 is not t2 and t1.walls
+    near = set()
+    for w in t1.walls:
+        x0, y0, x1, y1 = w.bounds
+        for x, y in ((x0, y0), (x1, y1)):
+            c, r = t1.grid.box_of(x, y)
+            near |= {(c + i, r + j) for i in range(-2, 3) for j in range(-2, 3)}
+    near = sorted(near)[:60]
+    for a in near:                                   # warm the store from the first battle
+        for b in near:
+            fire._wall_between(t1, a, b)
+    crossed = 0
+    for a in near:
+        for b in near:
+            got = fire._wall_between(t2, a, b)
+            assert got == t2._wall_crosses(a, b), (a, b)
+            crossed += got
+    assert crossed > 0 and fire._WALLS[id(t1)][1] is fire._WALLS[id(t2)][1]

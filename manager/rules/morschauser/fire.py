@@ -134,9 +134,35 @@ def _fire_spec(battle, unit, target) -> FireSpec:
         cover.append("woods")
     if "town" in tt.kinds:
         cover.append("buildings")
-    if terrain.wall_between(a, b):
+    if _wall_between(terrain, a, b):
         cover.append("behind a wall")
     return spec_for(battle, unit, target, distance(a, b), cover)
+
+
+def _wall_between(terrain, a, b) -> bool:
+    """terrain.wall_between, kept by the walls' content and the box size (the answer reads
+    nothing else), so the battles over the same ground share it warm."""
+    if not terrain.walls:
+        return False
+    memo = _WALLS.get(id(terrain))
+    if memo is None or memo[0] is not terrain:
+        if len(_WALLS) > 8:
+            _WALLS.clear()
+        key = (terrain.grid.size, tuple(w.wkb for w in terrain.walls))
+        store = _WALLS_BY_GROUND.get(key)
+        if store is None:
+            if len(_WALLS_BY_GROUND) > 8:
+                _WALLS_BY_GROUND.clear()
+            store = _WALLS_BY_GROUND[key] = {}
+        memo = _WALLS[id(terrain)] = (terrain, store)
+    hit = memo[1].get((a, b))
+    if hit is None:
+        hit = memo[1][(a, b)] = terrain.wall_between(a, b)
+    return hit
+
+
+_WALLS: dict[int, tuple] = {}              # id(terrain index) -> (it, its ground's store)
+_WALLS_BY_GROUND: dict[tuple, dict] = {}   # (box size, walls) -> {(a, b): crossed}
 
 
 def spec_for(battle, unit, target, rng: float, cover: list[str]) -> FireSpec:
