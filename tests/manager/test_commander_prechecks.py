@@ -17,7 +17,7 @@ from manager.errors import IllegalAction
 from manager.session import Session
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from builders import build_table, piece, polyline, session_at  # noqa: E402
+from builders import build_table, piece, session_at  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -402,56 +402,3 @@ def test_quickplay_surely_hidden_sees_a_base_squarely_across_the_line():
                     height=40)
     u = b.units["a"]
     assert surely_hidden(b, u, [b.units["e"], b.units["f"]]) == [True, False]
-
-
-# ---- featherstone: a charge's cost floor (the wheel and the walls/streams crossed) -------------
-@settings(max_examples=150, deadline=None)
-@given(spot, spot, st.integers(0, 359), st.integers(0, 359), st.sampled_from(KINDS[:5]),
-       st.sampled_from(KINDS), st.sampled_from(["none", "wall", "stream", "bridge"]),
-       st.floats(4, 30))
-def test_featherstone_beyond_charges_are_refused(a, e, fa, fe, ka, ke, line, at):
-    """Every charge surely_beyond skips check_charge refuses, on tables with a wall or a
-    stream (with or without a bridge) across the way."""
-    from manager.rules.featherstone.commander import surely_beyond
-    terrain = [] if line == "none" else [
-        polyline("wall" if line == "wall" else "stream", (0, at), (48, at + 3))]
-    if line == "bridge":
-        terrain.append({"kind": "bridge", "points": [[24, at + 1.5]]})
-    b = build_table([piece("a", "blue", ka, a, facing=fa),
-                     piece("e", "red", ke, e, facing=fe)], "featherstone", terrain=terrain)
-    s, _ = session_at(b, "charges", side="blue")
-    if surely_beyond(s.battle, s.battle.units["a"], s.battle.units["e"]):
-        assert refused(s, ga.Charge("a", "e"))
-
-
-def test_featherstone_beyond_counts_the_wheel_and_the_stream():
-    from manager.rules.featherstone.charges import surely_too_far
-    from manager.rules.featherstone.commander import surely_beyond
-    # 11 inches of gap in a 12-inch charge: in reach straight on, not across a stream,
-    # nor after a wheel of 45 degrees
-    units = [piece("a", "blue", "light_cavalry", (20, 30), facing=0),
-             piece("n", "red", "line_infantry", (20, 16))]
-    s, _ = session_at(build_table(units, "featherstone"), "charges", side="blue")
-    u, n = s.battle.units["a"], s.battle.units["n"]
-    assert not surely_beyond(s.battle, u, n) and not refused(s, ga.Charge("a", "n"))
-    s, _ = session_at(build_table(units, "featherstone",
-                                  terrain=[polyline("stream", (0, 24), (48, 24))]),
-                      "charges", side="blue")
-    u, n = s.battle.units["a"], s.battle.units["n"]
-    assert not surely_too_far(s.battle, u, n) and surely_beyond(s.battle, u, n)
-    assert refused(s, ga.Charge("a", "n"))
-
-
-def test_featherstone_beyond_in_play():
-    """On Austerlitz, every near charge surely_beyond skips (and surely_too_far lets
-    through) is refused by the rules; the skips are many."""
-    from manager.footprint import distance
-    from manager.rules.featherstone.charges import surely_too_far
-    from manager.rules.featherstone.commander import surely_beyond
-    skipped = 0
-    for s, u, e in every_pair_in_play("featherstone", "charges", turns=3):
-        if distance(u.pos, e.pos) < 30 and not surely_too_far(s.battle, u, e) \
-                and surely_beyond(s.battle, u, e):
-            skipped += 1
-            assert refused(s, ga.Charge(u.id, e.id))
-    assert skipped > 40

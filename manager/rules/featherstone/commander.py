@@ -11,12 +11,8 @@ grenadier's re-roll) are decided by value from the odds (choices.py).
 """
 from __future__ import annotations
 
-import math
-
-from shapely.geometry import Point
-
 from ...errors import IllegalAction
-from ...footprint import EPS, angle_between, bearing, distance, gap, heading, segment, surely_apart
+from ...footprint import angle_between, bearing, distance, heading, surely_apart
 from ...game_actions import (ChangeFormation, Charge, Fire, MoveLeader, MoveUnit,
                              Rally)
 from ...model.forces import mark
@@ -92,7 +88,7 @@ class Commander(OrdersCommander):
                 continue
             best, best_p = None, 0.45 if arm(u) == "cavalry" else 0.5
             for e in near_units(b, u.pos, move_rate(u) + 8, b.enemy_of(self.side)):
-                if surely_too_far(b, u, e) or surely_beyond(b, u, e):   # the rules refuse
+                if surely_too_far(b, u, e):           # the rules would refuse it
                     continue
                 action = Charge(u.id, e.id)
                 if not self.legal(action):
@@ -249,55 +245,3 @@ class Commander(OrdersCommander):
                 if action is not None and self.legal(action):
                     return action
         return self.first_melee(melees)
-
-
-def surely_beyond(battle, unit, target) -> bool:
-    """Does the charge surely cost more than the unit's rate (check_charge refuses it
-    as "inches of charge away")? charge_floor's wheel and crossings, no bisection."""
-    rate = move_rate(unit) * mark(unit, "allow", 1)
-    return charge_floor(battle, unit, target) > rate + 1e-6 + 1e-6
-
-
-def charge_floor(battle, unit, target) -> float:
-    """A lower bound on what charge_path's cost can be (without its bisection): the
-    centre advances along `way` at least the turned base's gap to the target less EPS
-    (the gap shrinks at most an inch an inch), and each corner's travel from the unit
-    as it stands (its wheel included) to the turned base advanced d >= that is at least
-    its own least over such d; the cost is the largest corner's travel (plus terrain)."""
-    way = round(bearing(unit.pos, target.pos)) % 360
-    fp = footprint(battle, unit)
-    start = fp.moved(unit.x, unit.y, way)
-    tfp = footprint(battle, target)
-    d = max(0.0, gap(start, tfp) - EPS - 1e-5)
-    ux, uy = heading(way)
-    best = d
-    for (px, py), (qx, qy) in zip(fp.corners(), start.corners()):
-        wx, wy = qx - px, qy - py
-        along = wx * ux + wy * uy
-        if along + d >= 0:
-            least = math.hypot(wx + d * ux, wy + d * uy)
-        else:                              # the corner passes closest beyond d
-            least = abs(wx * uy - wy * ux)
-        best = max(best, least)
-    return best + _crossings_floor(battle, unit.pos, ux, uy, d)
-
-
-def _crossings_floor(battle, pos, ux, uy, d: float) -> float:
-    """The extra the first d inches of the charge surely pay (the full path, a longer
-    straight segment the same way, crosses the same features there): each wall, and each
-    stream with no bridge near, crossed at one point inside that stretch. Rivers, areas
-    and touching or running along a line count nothing (they may price otherwise)."""
-    if d <= 1e-3:
-        return 0.0
-    from ...table_terrain import CROSSING_REACH, table_terrain
-    from .moves import LINEAR_OBSTACLE_COST
-    t = table_terrain(battle.battlefield)
-    path = segment(pos, (pos[0] + ux * d, pos[1] + uy * d))
-    extra = 0.0
-    for f, p in t.crossings(path, ("wall", "stream")):
-        if p.geom_type != "Point" or min(p.distance(Point(pos)), d - p.distance(Point(pos))) < 1e-3:
-            continue                     # a line along the path or met at its ends
-        if f.kind == "wall" or not any(b.distance(p) <= CROSSING_REACH + 1e-3
-                                       for b in t.points.get("bridge", [])):
-            extra += LINEAR_OBSTACLE_COST
-    return extra
