@@ -23,7 +23,7 @@ from ..common import own_unit
 from .tables import (ARM_FORMATIONS, BROKEN, COLUMN_BONUS_DICE, COMMAND_TEST, COMMANDER_JOIN,
                      DIFFICULT, DOUBLED, FIRE_ARC, IMPASSABLE, LIMBERED_BONUS, MOVE_DICE,
                      ROAD_BONUS_DICE, STREAM_COST)
-from .units import (acted, arm, engaged, footprint, in_command, irregular, is_skirmish,
+from .units import (acted, arm, by_table, engaged, footprint, in_command, irregular, is_skirmish,
                     pinned, prof, quality)
 
 MoveRolled = declare_event("MoveRolled", "{unit} rolls {detail}: {inches:.1f} inches",
@@ -113,16 +113,8 @@ def terrain_cost(battle, unit, start, end) -> tuple[float, str, bool]:
     """(extra inches, refusal, on road) for the straight move between two bases: it
     hangs on the table, the unit's kind and formation and the bases only, so it is
     remembered (the commander's check of a move, then its resolution, ask it)."""
-    memo = battle.kept("quickplay.terrain_cost", dict)
-    key = (unit.kind, unit.formation, start, end)
-    hit = memo.get(key)
-    if hit is not None and hit[0] is battle.battlefield:
-        return hit[1]
-    if len(memo) > 4096:                       # a long game: start afresh
-        memo.clear()
-    value = _terrain_cost(battle, unit, start, end)
-    memo[key] = (battle.battlefield, value)
-    return value
+    return by_table(battle, "quickplay.terrain_cost", (unit.kind, unit.formation, start, end),
+                    lambda: _terrain_cost(battle, unit, start, end))
 
 
 def _terrain_cost(battle, unit, start, end) -> tuple[float, str, bool]:

@@ -183,16 +183,23 @@ def terrain_sight(battle, a_xy, b_xy, line) -> str:
     """sight_refusal's terrain part (woods, towns, hills): it hangs on the table, the
     option and the ends only, so it is remembered (the same lines are asked again
     after other units moved)."""
-    memo = battle.kept("quickplay.terrain_sight", dict)
     key = (tuple(a_xy), tuple(b_xy), battle.option("woods_visibility", "through"))
+    return by_table(battle, "quickplay.terrain_sight", key,
+                    lambda: _terrain_sight(battle, a_xy, b_xy, line))
+
+
+def by_table(battle, name: str, key, compute):
+    """`compute()` remembered across battle versions for answers that hang on the table
+    and `key` alone (never on where units stand); a new battlefield asks afresh."""
+    memo = battle.kept(name, dict)
     hit = memo.get(key)
     if hit is not None and hit[0] is battle.battlefield:
         return hit[1]
     if len(memo) > 4096:                       # a long game: start afresh
         memo.clear()
-    why = _terrain_sight(battle, a_xy, b_xy, line)
-    memo[key] = (battle.battlefield, why)
-    return why
+    value = compute()
+    memo[key] = (battle.battlefield, value)
+    return value
 
 
 def _terrain_sight(battle, a_xy, b_xy, line) -> str:
