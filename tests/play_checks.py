@@ -99,3 +99,33 @@ def assert_replay_and_undo_redo(session, start) -> None:
     for _ in range(n):
         session.redo()
     assert session.battle.fingerprint() == final
+
+
+def refused(session, action) -> bool:
+    """Whether the rules refuse `action` now (the check alone, nothing applied)."""
+    from manager.errors import IllegalAction
+    try:
+        session.ruleset.check(session.battle, action)
+        return False
+    except IllegalAction:
+        return True
+
+
+def austerlitz_phases(ruleset: str, phases, turns: int = 2):
+    """(session, side to move) once at the start of each listed phase of Austerlitz, the
+    automatic commander playing both sides between them (seed 1)."""
+    from manager.autopilot import Autopilot
+    from manager.session import Session
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_common import AUSTERLITZ, scenario
+    s = Session(scenario(AUSTERLITZ, ruleset, seed=1, turns=turns))
+    ap = Autopilot(s)
+    ap.step()
+    seen = set()
+    while not s.battle.state.over and s.battle.state.turn <= turns:
+        st_ = s.battle.state
+        key = (st_.turn, st_.active, st_.phase)
+        if st_.phase in phases and key not in seen:
+            seen.add(key)
+            yield s, st_.active
+        ap.step()

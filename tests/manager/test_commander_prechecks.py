@@ -12,22 +12,14 @@ from pathlib import Path
 from hypothesis import assume, given, settings, strategies as st
 
 from manager import game_actions as ga
-from manager.autopilot import Autopilot
 from manager.errors import IllegalAction
-from manager.session import Session
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from builders import build_table, piece, session_at  # noqa: E402
+from play_checks import austerlitz_phases, refused  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
-def refused(s, action) -> bool:
-    try:
-        s.ruleset.check(s.battle, action)
-        return False
-    except IllegalAction:
-        return True
 
 
 KINDS = ["line_infantry", "light_cavalry", "heavy_cavalry", "grenadiers", "light_infantry",
@@ -63,22 +55,11 @@ def test_featherstone_too_far_is_not_vacuous():
 def every_pair_in_play(ruleset: str, phase: str, turns: int = 2):
     """(session, unit, enemy) for every live unit and enemy of the side to move, each
     time the side comes to `phase` on Austerlitz (the automatic commander playing)."""
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    from bench_common import AUSTERLITZ, scenario
-    s = Session(scenario(AUSTERLITZ, ruleset, seed=1, turns=turns))
-    ap = Autopilot(s)
-    ap.step()
-    seen = set()
-    while not s.battle.state.over and s.battle.state.turn <= turns:
-        st_ = s.battle.state
-        key = (st_.turn, st_.active, st_.phase)
-        if st_.phase == phase and key not in seen:
-            seen.add(key)
-            b = s.battle
-            for u in b.live_units(st_.active):
-                for e in b.live_units(b.enemy_of(st_.active)):
-                    yield s, u, e
-        ap.step()
+    for s, side in austerlitz_phases(ruleset, (phase,), turns):
+        b = s.battle
+        for u in b.live_units(side):
+            for e in b.live_units(b.enemy_of(side)):
+                yield s, u, e
 
 
 def test_featherstone_too_far_in_play():

@@ -5,6 +5,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from manager.footprint import Footprint, bearing, contact_point as shared_contact_point
 from manager.rules.d3.contact import contact_point
+from play_checks import refused
 
 coord = st.floats(0, 40, allow_nan=False)
 facing = st.one_of(st.integers(0, 359).map(float), st.floats(0, 359.99))
@@ -190,13 +191,6 @@ def _ground(battle, unit, to, facing) -> str:
     return ground_refusal(battle, unit, moving, end)
 
 
-def _refused(s, action) -> bool:
-    from manager.errors import IllegalAction
-    try:
-        s.ruleset.check(s.battle, action)
-        return False
-    except IllegalAction:
-        return True
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -223,7 +217,7 @@ def test_d3_surely_blocked_moves_are_refused(a, o, fa, fo, ka, ko, friend, past,
           round(a[1] + (o[1] - a[1]) * past + hx * aside, 2))
     if surely_blocked(s.battle, u, to):
         assert _ground(s.battle, u, to, facing)              # the ground, not the allowance
-        assert _refused(s, ga.MoveUnit("a", to, facing))
+        assert refused(s, ga.MoveUnit("a", to, facing))
 
 
 def test_d3_surely_blocked_is_not_vacuous():
@@ -242,9 +236,9 @@ def test_d3_surely_blocked_is_not_vacuous():
     s, _ = session_at(b, "move", side="blue")
     a, k = s.battle.units["a"], s.battle.units["k"]
     assert surely_blocked(s.battle, a, (20, 24.5))
-    assert _refused(s, ga.MoveUnit("a", (20, 24.5), 0))
+    assert refused(s, ga.MoveUnit("a", (20, 24.5), 0))
     assert not surely_blocked(s.battle, a, (14, 30))
-    assert not _refused(s, ga.MoveUnit("a", (14, 30), 0))
+    assert not refused(s, ga.MoveUnit("a", (14, 30), 0))
     assert not surely_blocked(s.battle, k, (30, 24.5))
 
 
@@ -268,7 +262,7 @@ def test_d3_surely_blocked_in_play(monkeypatch):
             claimed[0] += 1
             for facing in (0, 137, unit.facing):
                 assert _ground(battle, unit, to, facing), (unit.id, to)
-                assert _refused(s, ga.MoveUnit(unit.id, to, facing)), (unit.id, to)
+                assert refused(s, ga.MoveUnit(unit.id, to, facing)), (unit.id, to)
         return got
 
     monkeypatch.setattr(commander, "surely_blocked", checked)

@@ -13,22 +13,18 @@ test_same_results.py guards whole battles; these, each piece on its own).
 from __future__ import annotations
 
 import math
-import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from builders import build_table, piece, session_at
+from play_checks import austerlitz_phases
 from manager import game_actions as ga
-from manager.autopilot import Autopilot
 from manager.errors import IllegalAction
-from manager.session import Session
 from manager.rules.featherstone import charges, choices, fire, morale
 from manager.rules.featherstone.commander import Commander
 from manager.rules.featherstone.recall import recall
 
-ROOT = Path(__file__).resolve().parents[2]
 FS = "featherstone"
 spot = st.tuples(st.floats(3, 45), st.floats(3, 33))
 
@@ -44,19 +40,7 @@ def outcome(f):
 def phases_in_play(turns: int = 2, phases=("charges", "moves", "fire", "generals")):
     """(session, side to move) at the start of each listed phase on Austerlitz, the
     automatic commander playing both sides."""
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    from bench_common import AUSTERLITZ, scenario
-    s = Session(scenario(AUSTERLITZ, FS, seed=1, turns=turns))
-    ap = Autopilot(s)
-    ap.step()
-    seen = set()
-    while not s.battle.state.over and s.battle.state.turn <= turns:
-        st_ = s.battle.state
-        key = (st_.turn, st_.active, st_.phase)
-        if st_.phase in phases and key not in seen:
-            seen.add(key)
-            yield s, st_.active
-        ap.step()
+    return austerlitz_phases(FS, phases, turns)
 
 
 # ---- recall ---------------------------------------------------------------------------

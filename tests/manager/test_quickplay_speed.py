@@ -21,6 +21,7 @@ from manager.session import Session
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from builders import build_table, piece, session_at  # noqa: E402
+from play_checks import refused  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 KINDS = ["line_infantry", "light_cavalry", "heavy_cavalry", "grenadiers", "light_infantry",
@@ -28,12 +29,6 @@ KINDS = ["line_infantry", "light_cavalry", "heavy_cavalry", "grenadiers", "light
 spot = st.tuples(st.floats(3, 45), st.floats(3, 33))
 
 
-def refused(s, action) -> bool:
-    try:
-        s.ruleset.check(s.battle, action)
-        return False
-    except IllegalAction:
-        return True
 
 
 def crowd(data, n, ruleset="quickplay", terrain=()):
