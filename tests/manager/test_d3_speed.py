@@ -4,7 +4,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from manager.footprint import Footprint, bearing, contact_point as shared_contact_point
-from manager.rules.d3.contact import contact_point
+from manager.contact import contact_point
 from play_checks import refused
 
 coord = st.floats(0, 40, allow_nan=False)

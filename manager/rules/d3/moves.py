@@ -13,7 +13,7 @@ from ...events import LeaderMoved, UnitMoved, declare_event
 from ...footprint import angle_between, bearing, distance, heading, overlap
 from ...model.forces import mark
 from ..common import check_ride, own_unit  # noqa: F401  (own_unit: for combat)
-from .contact import contact_point
+from ...contact import contact_point
 from .tables import CHARGE_TURN, GENERAL_DANGER, GENERAL_MOVE, MOVE
 from .units import (HALF_DIAGONAL, activate, engaged, footprint, ground_refusal, inactive,
                     threatened_general, utype)

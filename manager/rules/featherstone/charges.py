@@ -16,7 +16,8 @@ from ...actions import need
 from ...errors import IllegalAction
 from ...game_actions import Charge
 from ...events import FormationChanged, UnitMoved, declare_event
-from ...footprint import (EPS, Sweep, angle_between, bearing, contact_point, distance, gap,
+from ...contact import contact_point
+from ...footprint import (EPS, Sweep, angle_between, bearing, distance, gap,
                           inside, overlap, segment, surely_apart, swept, travel)
 from ...model.forces import mark
 from .fire import Shot, shoot

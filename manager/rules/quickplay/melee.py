@@ -13,7 +13,8 @@ import math
 from ...actions import need
 from ...errors import IllegalAction
 from ...events import MeleeResolved, UnitMoved
-from ...footprint import (EPS, aspect, bearing, contact_point, distance, gap, overlap, segment,
+from ...contact import contact_point
+from ...footprint import (EPS, aspect, bearing, distance, gap, overlap, segment,
                           surely_apart, travel)
 from ...model.forces import mark
 from ...odds import Dist, Odds, OddsLine

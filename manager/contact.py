@@ -1,8 +1,9 @@
 """Where a charging base first touches its target: `footprint.contact_point`, the very
 same floats, with most of its shapely distances replaced by arithmetic.
 
-The shared function bisects (28 halvings) on "are the bases more than EPS apart?",
-asking shapely each time; the cavalry look-ahead asks it for hundreds of spots a turn.
+The bisection (28 halvings) asks "are the bases more than EPS apart?" each time; every
+inch ruleset's charge asks it, and d3's cavalry look-ahead for hundreds of spots a turn.
+The rulesets call this one; `footprint.contact_point` stays the reference it falls back to.
 For two rectangles the separating-axis gap s (the largest separation of their
 projections on the four axes of the two bases) bounds the true gap g:
 s <= g <= sqrt(2) * s when s > 0 (the bases' difference is a convex polygon whose edge
@@ -17,7 +18,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from ...footprint import EPS, Footprint, contact_point as shared_contact_point, gap, \
+from .footprint import EPS, Footprint, contact_point as shared_contact_point, gap, \
     heading, surely_apart
 
 MARGIN = 1e-9                  # inches: far above the rounding of coordinates under 1e4
