@@ -447,3 +447,88 @@ def test_melee_bonus_is_the_shape_test_in_play():
             near += bonus(b, [u]) > grade(b, u)
             assert bonus(b, [u]) == by_shape(b, u)
     assert judged > 300 and 0 < near < judged
+
+
+# ---- the rows of every base: sight lines judged from arrays kept by the journal ----------
+def old_crossed(b, origin, ends) -> list:
+    """The lines judged as before the rows: the box's bases built into arrays per call."""
+    import numpy as np
+    from manager import spatial
+    from manager.sightlines import surely_crossed
+    from manager.rules.featherstone.state import footprint
+    g = spatial.unit_grid(b)
+    xs, ys = [origin.x] + [u.x for u in ends], [origin.y] + [u.y for u in ends]
+    m = 4.5 + 1e-6
+    keep = (g.xs >= min(xs) - m) & (g.xs <= max(xs) + m) & \
+        (g.ys >= min(ys) - m) & (g.ys <= max(ys) + m)
+    others = [g.units[k] for k in np.flatnonzero(keep)]
+    return surely_crossed(origin.pos, [t.pos for t in ends], [t.id for t in ends], others,
+                          [footprint(b, o) for o in others], origin, 8.0, centre_within=4.5)
+
+
+def test_sight_rows_give_the_old_answers_in_play(monkeypatch):
+    """Every line the commander and support fire judged in 3 turns of Austerlitz (the
+    rows patched from the journal, action after action, and trial copies) gets the
+    answer the per-call arrays gave."""
+    seen = []
+    real = fire._crossed
+
+    def recording(battle, origin, ends):
+        got = real(battle, origin, ends)
+        seen.append((got, old_crossed(battle, origin, ends)))
+        return got
+    monkeypatch.setattr(fire, "_crossed", recording)
+    for _ in phases_in_play(turns=3, phases=("melee",)):
+        pass
+    assert len(seen) > 100
+    assert sum(sum(g) for g, _ in seen) > 100              # lines found hidden
+    assert all(g == o for g, o in seen)
+
+
+def test_sight_rows_follow_a_base_moved_across_the_line():
+    from manager.rules.featherstone.rows import rows
+    b = build_table([piece("a", "blue", "line_infantry", (20, 30)),
+                     piece("x", "blue", "line_infantry", (40, 25)),
+                     piece("e", "red", "line_infantry", (20, 20))], FS, width=60, height=40)
+    first = rows(b)
+    assert fire.surely_hidden(b, b.units["a"], [b.units["e"]]) == [False]
+    b.update_unit("x", x=20.0)                              # now squarely across the line
+    assert rows(b) is first and first.x[first.index["x"]] == 20.0      # patched, not rebuilt
+    assert fire.surely_hidden(b, b.units["a"], [b.units["e"]]) == [True]
+    b.update_unit("x", eliminated=True)                     # gone: the rows are rebuilt
+    assert "x" not in rows(b).index
+    assert fire.surely_hidden(b, b.units["a"], [b.units["e"]]) == [False]
+
+
+# ---- the ground's answers, kept across versions (featherstone/ground.py) ------------------
+def test_ground_answers_are_the_computed_ones_in_play(monkeypatch):
+    """Every answer kept across versions in 3 turns of Austerlitz (charge paths, the
+    terrain of a path and of a line of sight, the ground under a base) is what computing
+    it afresh gives at that moment, refusals by their message; and many are kept."""
+    from manager.rules.featherstone import ground
+    real = ground.kept
+    asked, kept = [], [0]
+
+    def checking(battle, name, key, compute):
+        store = battle.kept("featherstone.ground", dict)
+        memo = store.get(name) if store.get("battlefield") is battle.battlefield else None
+        kept[0] += memo is not None and key in memo
+        got = outcome(lambda: real(battle, name, key, compute))
+        asked.append(name)
+        assert got == outcome(compute), (name, key)
+        return real(battle, name, key, compute)
+    monkeypatch.setattr(ground, "kept", checking)
+    for _ in phases_in_play(turns=3, phases=("melee",)):
+        pass
+    assert {"charge_path", "terrain_cost", "sight", "impassable"} <= set(asked)
+    assert kept[0] > len(asked) // 4
+
+
+def test_ground_answers_start_afresh_on_new_terrain():
+    from dataclasses import replace
+    from manager.rules.featherstone.moves import terrain_between
+    b = build_table([piece("a", "blue", "line_infantry", (20, 30))], FS,
+                    terrain=[{"kind": "wall", "points": [[10, 18.5], [30, 18.5]]}])
+    assert terrain_between(b, (20, 25), (20, 12))[0] == 3          # the wall's cost
+    b.set_battlefield(replace(b.battlefield, features=()))
+    assert terrain_between(b, (20, 25), (20, 12))[0] == 0          # not the kept answer

@@ -20,11 +20,12 @@ from ...contact import contact_point
 from ...footprint import (EPS, Sweep, angle_between, bearing, distance, gap,
                           inside, overlap, segment, surely_apart, swept, travel)
 from ...model.forces import mark
+from . import ground
 from .fire import Shot, shoot
 from .losses import moved_leaders, overrun_general, retreat
 from .morale import check
 from .recall import checked, recall
-from .moves import ground_refusal, own_unit, terrain_cost
+from .moves import ground_refusal, own_unit, terrain_between
 from .state import (arm, attached_leaders, engaged, footprint, is_skirmish, move_rate,
                     near_units, unit_gap)
 from .tables import CLOSE_CANISTER, DIFFICULT_AREAS, SHELTER_REACH, SHOTS_PER_BATTERY
@@ -45,6 +46,17 @@ def charge_path(battle, unit, target):
 def _charge_path(battle, unit, target):
     fp, tfp = footprint(battle, unit), footprint(battle, target)
     arc = battle.option("forward_arc", 45)
+    # the path is geometry and ground alone: kept across versions while neither base moves
+    spot, way, cost = ground.kept(
+        battle, "charge_path", (unit.id, unit.name, target.id, target.name, fp, tfp, arc),
+        lambda: _contact(battle, unit, target, fp, tfp, arc))
+    rate = move_rate(unit) * mark(unit, "allow", 1)
+    return spot, way, cost, rate
+
+
+def _contact(battle, unit, target, fp, tfp, arc):
+    """(contact point, facing, cost) of the charge from base fp at base tfp, or why not:
+    read off the two bases, the forward arc and the ground only."""
     need(angle_between(bearing(fp.front_centre(), target.pos), unit.facing) <= arc + 1e-6,
          f"{target.name} is not in {unit.name}'s forward arc")
     way = round(bearing(unit.pos, target.pos)) % 360     # facings are whole degrees
@@ -52,12 +64,10 @@ def _charge_path(battle, unit, target):
     need(spot is not None, f"{unit.name} cannot reach {target.name} in a straight line")
     end = fp.moved(spot[0], spot[1], way)
     need(not overlap(end, tfp), f"{unit.name} has no room to turn and charge {target.name}")
-    extra, refusal, _ = terrain_cost(battle, segment(unit.pos, spot)) \
+    extra, refusal, _ = terrain_between(battle, unit.pos, spot) \
         if distance(unit.pos, spot) > 1e-9 else (0.0, "", False)
     need(not refusal, refusal)
-    cost = travel(fp, end) + extra
-    rate = move_rate(unit) * mark(unit, "allow", 1)
-    return spot, way, cost, rate
+    return spot, way, travel(fp, end) + extra
 
 
 def surely_too_far(battle, unit, target) -> bool:

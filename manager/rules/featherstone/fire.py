@@ -28,6 +28,7 @@ from ...table_terrain import table_terrain
 from .losses import eliminate, half_up, hit_leaders_check, save_for, saving_rolls, \
     take_casualties
 from .moves import own_unit
+from . import ground
 from .recall import recall
 from .state import (arm, crew, dice_for, engaged, firing_figures, footprint, is_skirmish,
                     near_units, profile)
@@ -83,7 +84,10 @@ def _sight_refusal(battle, unit, target) -> str:
         line = line or segment(unit.pos, target.pos)
         if footprint(battle, o).polygon().intersects(line):
             return f"{o.name} is in the way"
-    blocked = table_terrain(battle.battlefield).sight_blocked(unit.pos, target.pos, skip=1.0)
+    # the ground across the line: kept across versions (most units stand still)
+    a, b = unit.pos, target.pos
+    blocked = ground.kept(battle, "sight", (a, b), lambda: table_terrain(
+        battle.battlefield).sight_blocked(a, b, skip=1.0))
     return f"{blocked} blocks the line of sight" if blocked else ""
 
 
@@ -93,27 +97,10 @@ def surely_hidden(battle, unit, targets) -> list:
     (`sightlines.surely_crossed`, the scan's bounds: centre to centre, blockers within
     length + 8 of the shooter and 4.5 of the line). A charging target is never claimed:
     first and support fire are judged by other rules. False means only "maybe not"."""
-    from ...sightlines import surely_crossed
     if not targets:
         return []
-    others = _by_lines(battle, unit.pos, targets)
-    hidden = surely_crossed(unit.pos, [t.pos for t in targets], [t.id for t in targets],
-                            others, [footprint(battle, o) for o in others], unit, 8.0,
-                            centre_within=4.5)
+    hidden = _crossed(battle, unit, targets)
     return [h and not mark(t, "charging") for h, t in zip(hidden, targets)]
-
-
-def _by_lines(battle, a, units) -> list:
-    """Live units (in live_units order) whose centre lies in the box around `a` and the
-    units' centres widened by the scan's 4.5 inches: every base a line from `a` to one
-    of them could be surely crossed by (its centre within 4.5 of the line, so within the
-    line's length + 4.5 of either end: inside the scan's reach too)."""
-    g = spatial.unit_grid(battle)
-    xs, ys = [a[0]] + [u.x for u in units], [a[1]] + [u.y for u in units]
-    m = 4.5 + 1e-6
-    keep = (g.xs >= min(xs) - m) & (g.xs <= max(xs) + m) & \
-        (g.ys >= min(ys) - m) & (g.ys <= max(ys) + m)
-    return [g.units[k] for k in np.flatnonzero(keep)]
 
 
 def hidden_from(battle, target, shooters) -> list:
@@ -122,13 +109,36 @@ def hidden_from(battle, target, shooters) -> list:
     the target's end: the same segment, the same two units left out, and the scan's
     bound of 4.5 inches from the line keeps a blocker within the line's length + 4.5 of
     the shooter, inside the scan's length + 8. False means only "maybe not"."""
-    from ...sightlines import surely_crossed
     if not shooters:
         return []
-    others = _by_lines(battle, target.pos, shooters)
-    return surely_crossed(target.pos, [s.pos for s in shooters], [s.id for s in shooters],
-                          others, [footprint(battle, o) for o in others], target, 8.0,
-                          centre_within=4.5)
+    return _crossed(battle, target, shooters)
+
+
+def _crossed(battle, origin, ends) -> list:
+    """`sightlines.surely_crossed` from `origin`'s centre to each end unit's, over the
+    live bases (`rows`, kept current from the journal) whose centre lies in the box
+    around the origin and the ends widened by the scan's 4.5 inches: every base a line
+    could be surely crossed by (its centre within 4.5 of the line, so within the line's
+    length + 4.5 of either end: inside the scan's reach too)."""
+    from ...sightlines import surely_crossed_arrays
+    from .rows import rows
+    t = rows(battle)
+    ax, ay = origin.pos
+    ex = [e.x for e in ends]
+    ey = [e.y for e in ends]
+    m = 4.5 + 1e-6
+    lo_x, hi_x = min(ax, min(ex)) - m, max(ax, max(ex)) + m
+    lo_y, hi_y = min(ay, min(ey)) - m, max(ay, max(ey)) + m
+    xs, ys = t.x, t.y
+    idx = ((xs >= lo_x) & (xs <= hi_x) & (ys >= lo_y) & (ys <= hi_y)).nonzero()[0]
+    if not len(idx):
+        return [False] * len(ends)
+    index = t.index
+    hits = surely_crossed_arrays(
+        origin.pos, list(zip(ex, ey)), [index.get(e.id, -2) for e in ends], idx,
+        xs[idx], ys[idx], t.fx[idx], t.fy[idx], t.hd[idx], t.hf[idx], origin.pos,
+        index.get(origin.id, -1), 8.0, centre_within=4.5)
+    return hits.tolist()
 
 
 def square_face(battle, unit, target) -> int:

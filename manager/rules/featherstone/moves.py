@@ -23,6 +23,7 @@ from ...footprint import (Sweep, angle_between, bearing, closer_than, distance, 
 from ...model.forces import mark
 from ...table_terrain import table_terrain
 from ..common import check_ride, own_unit  # noqa: F401  (own_unit: for the other modules)
+from . import ground
 from .losses import moved_leaders, retreat
 from .state import (allowance, arm, attached_leaders, crew, engaged, footprint,
                     formations_for, move_rate, near_units, nearest_enemy)
@@ -150,6 +151,17 @@ class Plan:
 
 def terrain_cost(battle, path: LineString) -> tuple[float, str, bool]:
     """(extra inches, refusal, on road) for a straight path of the unit's centre."""
+    return terrain_between(battle, *path.coords)
+
+
+def terrain_between(battle, a, b) -> tuple[float, str, bool]:
+    """terrain_cost of the path from a to b, kept across versions (the ground alone:
+    the commander tries the same paths again, and charge paths are asked each step)."""
+    a, b = (float(a[0]), float(a[1])), (float(b[0]), float(b[1]))
+    return ground.kept(battle, "terrain_cost", (a, b), lambda: _terrain_cost(battle, segment(a, b)))
+
+
+def _terrain_cost(battle, path: LineString) -> tuple[float, str, bool]:
     t = table_terrain(battle.battlefield)
     road = path.length > 0 and t.along_road(path)
     extra = 0.0 if road else t.length_inside(path, DIFFICULT_AREAS)
@@ -171,8 +183,7 @@ def plan(battle, unit, to, facing: int, formation: str = "") -> Plan:
     start = footprint(battle, unit, formation=form)     # re-forming is paid separately
     end = footprint(battle, unit, x=to[0], y=to[1], facing=facing, formation=form)
     d = distance(unit.pos, to)
-    path = segment(unit.pos, to) if d > 1e-9 else segment(unit.pos, unit.pos)
-    extra, refusal, road = terrain_cost(battle, path) if d > 1e-9 else (0.0, "", False)
+    extra, refusal, road = terrain_between(battle, unit.pos, to) if d > 1e-9 else (0.0, "", False)
     need(not refusal, refusal)
     rate = move_rate(unit, form)
     if road and form == "march_column":
@@ -196,11 +207,10 @@ def plan(battle, unit, to, facing: int, formation: str = "") -> Plan:
 def ground_refusal(battle, unit, fp, path_from=None) -> str:
     """Why the base may not stand at fp (or pass from path_from to it): '' when it may."""
     bf = battle.battlefield
-    poly = fp.polygon()
     if not inside(fp, bf.width, bf.height):
         return "the base would leave the table"
-    t = table_terrain(bf)
-    bad = t.kinds_at(poly) & set(IMPASSABLE_AREAS)
+    bad = ground.kept(battle, "impassable", fp,       # the ground under the base
+                      lambda: table_terrain(bf).kinds_at(fp.polygon()) & set(IMPASSABLE_AREAS))
     if bad:
         return f"{', '.join(sorted(bad))} cannot be entered"
     sweep = Sweep(path_from, fp) if path_from is not None else None
