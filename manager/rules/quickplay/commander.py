@@ -13,11 +13,11 @@ from ...game_actions import Charge, Fire, MoveLeader, MoveUnit, Rally
 from ...model.forces import mark
 from ..common import OrdersCommander
 from .combat import shooter_refusal
-from .bases import maybe_in_reach, nearest, surely_hidden
+from .bases import charged, maybe_in_reach, nearest, surely_hidden
 from .melee import charge_odds, charge_plan, charger_refusal, fire_odds, melees, surely_too_far
-from .moves import lands_on_another, max_allowance, roll_reaches
+from .moves import landing, max_allowance, roll_reaches
 from .tables import FIRE_ARC, RANGES
-from .units import acted, arm, engaged, footprint, near, prof
+from .units import acted, arm, footprint, near, prof
 
 class Commander(OrdersCommander):
     ruleset_id = "quickplay"
@@ -58,8 +58,10 @@ class Commander(OrdersCommander):
         if shooter_refusal(b, u):
             return []
         far = RANGES[prof(u)["weapon"]][1] if arm(u) != "cavalry" else -1.0
+        held = charged(b, self.side)       # `engaged` of an enemy, asked of dozens at once
         return [e for e in maybe_in_reach(b, u, footprint(b, u), 52, b.enemy_of(self.side),
-                                          FIRE_ARC, far) if not engaged(b, e)]
+                                          FIRE_ARC, far)
+                if not (mark(e, "charging") or e.id in held)]
 
     def _targets(self, u, cands=None):
         b = self.battle
@@ -77,8 +79,13 @@ class Commander(OrdersCommander):
         enemy = nearest(b, u.pos, 60, b.enemy_of(self.side))
         if enemy is None:
             return None
-        targets = self._shot_candidates(u) if arm(u) != "cavalry" else []
-        if arm(u) != "artillery":
+        # shots are weighed only where they may be chosen below (a unit holding, a gun,
+        # or the nearest enemy within close range and 3): elsewhere nobody would read them
+        close = RANGES[prof(u)["weapon"]][0] if arm(u) != "cavalry" else 0
+        shoots = arm(u) != "cavalry" and (kind in ("hold", "reserve") or arm(u) == "artillery"
+                                          or distance(u.pos, enemy.pos) <= close + 3)
+        targets = self._shot_candidates(u) if shoots else []
+        if arm(u) != "artillery" and kind != "reserve":     # a reserve charges nobody
             best, value = None, 0.3
             # the rules would refuse it: the charger may not charge, or the target is
             # not to its front, surely hidden by a base or surely too far
@@ -97,13 +104,11 @@ class Commander(OrdersCommander):
                 score = o.get("defender tests morale", 0) - o.get("attackers test morale", 0)
                 if float(score) > value:
                     best, value = action, float(score)
-            if best is not None and kind != "reserve":
+            if best is not None:
                 return best
-        if arm(u) != "cavalry":
+        if shoots:
             shots = self._targets(u, targets)
-            close = RANGES[prof(u)["weapon"]][0]
-            if shots and (kind in ("hold", "reserve") or arm(u) == "artillery"
-                          or distance(u.pos, enemy.pos) <= close + 3):
+            if shots:
                 return shots[0][2]
         if kind in ("reserve",):
             return None
@@ -121,11 +126,12 @@ class Commander(OrdersCommander):
             off = ((way - u.facing + 180) % 360) - 180
             way = u.facing + max(-40, min(40, off))
         want = min(want, 7.0 if arm(u) != "cavalry" else 14.0)
+        lands_on_another = landing(b, u, want + 0.01)     # the spots' bases, gathered once
         for k in (1.0, 0.6, 0.3):
             hx, hy = heading(way)
             to = (round(u.x + hx * want * k, 2), round(u.y + hy * want * k, 2))
             for facing in (round(way) % 360, u.facing):
-                if lands_on_another(b, u, to, facing):   # the rules would refuse it
+                if lands_on_another(to, facing):   # the rules would refuse it
                     continue
                 action = MoveUnit(u.id, to, facing)
                 if self.legal(action):

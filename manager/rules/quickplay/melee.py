@@ -16,7 +16,7 @@ from ...events import MeleeResolved, UnitMoved
 from ...contact import contact_point
 from ...footprint import (EPS, aspect, bearing, distance, gap, overlap, segment,
                           surely_apart, travel)
-from ...model.forces import mark
+from ...model.forces import evolve, mark, with_marks
 from ...odds import Dist, Odds, OddsLine
 from ...table_terrain import table_terrain
 from ..common import Melee, find_melee as find, melees, own_unit  # noqa: F401  (melees: ruleset)
@@ -160,14 +160,27 @@ def _advance(battle, unit, spot, way, inches, events) -> None:
 # ---- melee ----------------------------------------------------------------------------------
 def fighter(battle, unit, enemy, charging: bool) -> tuple[int, int]:
     """(dice, added to each die) for a unit in this fight."""
-    flank = aspect(footprint(battle, unit), enemy.pos) != "front"
-    per_rank = -(-unit.hits // max(1, 2 if unit.formation == "line" else 4)) \
-        if not is_skirmish(unit) else unit.hits
+    flank, plus = _flank_plus(battle, unit, enemy, charging)
+    return _dice(unit, flank, unit.hits), plus
+
+
+def _dice(unit, flank: bool, hits: int) -> int:
+    """`fighter`'s dice for the unit with `hits` figures (the only part that hangs on
+    them: a charge's odds ask it for every count its charger may come in with)."""
+    per_rank = -(-hits // max(1, 2 if unit.formation == "line" else 4)) \
+        if not is_skirmish(unit) else hits
     deep = 2 if (unit.formation == "line" and not flank and not is_skirmish(unit)) else 1
-    figures = min(unit.hits, per_rank * deep)
+    figures = min(hits, per_rank * deep)
     dice = figures if arm(unit) == "cavalry" else figures // FIGURES_PER_DIE
     if unit.disordered:
         dice //= 2
+    return dice
+
+
+def _flank_plus(battle, unit, enemy, charging: bool) -> tuple[bool, int]:
+    """(fought on a flank, added to each die): `fighter`'s parts that do not hang on the
+    unit's figures."""
+    flank = aspect(footprint(battle, unit), enemy.pos) != "front"
     plus = 0
     if quality(unit) > 0 or "shock" in special(unit):
         plus += 1
@@ -177,7 +190,7 @@ def fighter(battle, unit, enemy, charging: bool) -> tuple[int, int]:
         plus += 1
     if charging and _obstructed(battle, unit, enemy):
         plus -= 1
-    return dice, plus
+    return flank, plus
 
 
 def _obstructed(battle, attacker, defender) -> bool:
@@ -276,14 +289,20 @@ def fire_odds(battle, action) -> Odds:
 def melee_odds(battle, m: Melee) -> Odds:
     """Hits each way and the outcomes, each once: the side taking more tests morale
     unless it is wiped out (an eliminated unit is eliminated, not tested)."""
-    from fractions import Fraction
     d = battle.units[m.defender]
     attackers = [battle.units[a] for a in m.attackers]
+    return fight_odds(d, attackers, [fighter(battle, a, d, True) for a in attackers],
+                      fighter(battle, d, attackers[0], False))
+
+
+def fight_odds(d, attackers, a_fighters, d_fighter) -> Odds:
+    """`melee_odds` of defender d (a record) and the attackers, given each one's
+    (dice, plus) from `fighter`."""
+    from fractions import Fraction
     a_dist = Dist.point(0)
-    for a in attackers:
-        n, plus = fighter(battle, a, d, True)
+    for n, plus in a_fighters:
         a_dist = a_dist + _die_hits(plus).times(n)
-    n, plus = fighter(battle, d, attackers[0], False)
+    n, plus = d_fighter
     d_dist = _die_hits(plus).times(n)
     first = attackers[0]
     # summed in whole numbers over the common denominator (each pair's chance is
@@ -346,18 +365,20 @@ def charge_odds(battle, action) -> Odds:
     unit, target = battle.units[action.unit], battle.units[action.target]
     spot, way, cost = charge_plan(battle, unit, target)
     reach = roll_reaches(unit, cost) * command_chance(battle, unit)
-    moved = battle.copy()
-    moved.update_unit(unit.id, x=spot[0], y=spot[1], facing=way)
     if is_skirmish(target) and not acted(battle, target) and battle.option("skirmisher_evade"):
         odds = Odds("charge", notes=["the skirmishers retreat before the charge"])
         odds.outcomes = {"the charge reaches": Fraction(0)}
         return odds
+    # the charger at its contact spot, as a record: no copy of the battle is built (the
+    # rules' answers about it, sight, range, cover, the fight, hang on the records and
+    # the other bases only; the charger's own base is out of every line it is asked of)
+    mover = evolve(unit, x=spot[0], y=spot[1], facing=way)
     counter = arm(target) == "cavalry" and not acted(battle, target) and \
         battle.option("counter_charge")
     parts = [(Fraction(1), unit.hits)]            # (chance, the charger's figures left)
     if not counter and not shot_this_turn(battle, target) and arm(target) != "cavalry":
         try:
-            v = volley(moved, target, moved.units[unit.id], reaction=True)
+            v = volley(battle, target, mover, reaction=True)
         except IllegalAction:
             v = None
         if v is not None:
@@ -370,18 +391,20 @@ def charge_odds(battle, action) -> Odds:
                 stand = Fraction(1)
                 if h and (mark(unit, "fire_losses", 0) + h) * 4 >= start \
                         and mark(unit, "tested") != battle.state.turn:
-                    mods = sum(m for _, m in morale_mods(moved, replace_hits(moved.units[unit.id], left)))
+                    mods = sum(m for _, m in morale_mods(battle, replace_hits(mover, left)))
                     stand = Fraction(sum(1 for f in range(1, 7) if f + mods >= STEADY_FROM), 6)
                 parts.append((p * stand, left))
     odds = Odds("charge")
     contact = sum((p for p, _ in parts), Fraction(0))
     outcomes: dict = {}
+    defender = target if not counter else evolve(
+        target, marks=with_marks(target.marks, counter=battle.state.turn))
+    # the fight's terms that do not hang on the charger's figures, asked once
+    flank, plus = _flank_plus(battle, mover, defender, True)
+    d_fighter = fighter(battle, defender, mover, False)
     for p, left in parts:
-        fight = moved.copy()
-        fight.update_unit(unit.id, hits=left)
-        if counter:
-            fight.mark_unit(target.id, counter=battle.state.turn)
-        part = melee_odds(fight, Melee(target.id, (unit.id,)))
+        part = fight_odds(defender, [replace_hits(mover, left)],
+                          [(_dice(mover, flank, left), plus)], d_fighter)
         if not odds.lines:
             odds.lines = part.lines
         for k, q in part.outcomes.items():

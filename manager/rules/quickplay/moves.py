@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from ... import spatial
 from ...actions import need, register
 from ...events import FormationChanged, LeaderMoved, UnitMoved, declare_event
-from ...footprint import (Sweep, angle_between, bearing, closer_than, distance, inside, overlap,
+from ...footprint import (Sweep, angle_between, bearing, closer_than, distance, inside,
                           segment, swept, travel)
+from ...footprint import overlap as _overlap
 from ...game_actions import GameAction
 from ...model.forces import mark
 from ...table_terrain import table_terrain
@@ -205,25 +206,65 @@ def check_move_unit(battle, action) -> None:
     need(not why, f"{unit.name} cannot go there: {why}")
 
 
+_OVERLAPS: dict = {}
+
+
+def overlap(a, b) -> bool:
+    """`footprint.overlap`, remembered by the two bases (frozen values, so the answer
+    cannot go stale): a unit held behind another tries the same spots against the same
+    base turn after turn."""
+    key = (a, b)
+    hit = _OVERLAPS.get(key)
+    if hit is None:
+        if len(_OVERLAPS) > 16384:              # a long session: start afresh
+            _OVERLAPS.clear()
+        hit = _OVERLAPS[key] = _overlap(a, b)
+    return hit
+
+
 def lands_on_another(battle, unit, to, facing) -> bool:
     """Would the move end on another unit's base (ground_refusal refuses it)? The answer
-    of `spatial.lands_on` (a live base within 10 inches that the end overlaps), the
-    nearest asked first: most spots the commander tries that land on a base land on the
-    one nearest (the unit ahead), so the first exact test usually answers."""
+    of `spatial.lands_on` (a live base within 10 inches that the end overlaps)."""
+    return landing(battle, unit, distance(unit.pos, to))(to, facing)
+
+
+def landing(battle, unit, reach: float):
+    """`lands_on_another` for the unit's spots within `reach` of its centre, as a function
+    (to, facing) -> bool: the commander tries up to six spots along one line, so the
+    bases that could answer (within reach + 10 inches, by one numpy pass) are gathered
+    once, then each spot is judged in plain floats, the nearest base asked first (most
+    spots that land on a base land on the unit ahead). The same squared distances as
+    numpy's element-wise ones, so the same bases are asked as a pass per spot would."""
     import numpy as np
     from .bases import bases
-    end = footprint(battle, unit, x=to[0], y=to[1], facing=facing, formation=unit.formation)
     t = bases(battle)
-    dx, dy = t.x - end.x, t.y - end.y
-    d2 = dx * dx + dy * dy
-    meet = t.r + (math.hypot(end.frontage, end.depth) / 2 + 1e-6 + 1e-5)   # overlap's circles
-    near = np.flatnonzero(t.alive & (d2 <= (10 + 1e-6) ** 2) & (d2 <= meet * meet))
-    for k in near[np.argsort(d2[near], kind="stable")].tolist():
-        o = t.units[k]
-        if o.id != unit.id and distance(o.pos, end.centre) <= 10 and \
-                overlap(end, footprint(battle, o)):
-            return True
-    return False
+    dx, dy = t.x - unit.x, t.y - unit.y
+    lim = reach + 10 + 1e-3                 # a base within 10 of a spot is within this
+    rows = np.flatnonzero(t.alive & (dx * dx + dy * dy <= lim * lim))
+    near = list(zip(rows.tolist(), t.x[rows].tolist(), t.y[rows].tolist(),
+                    t.r[rows].tolist()))
+    form = unit.formation
+
+    def lands(to, facing) -> bool:
+        end = footprint(battle, unit, x=to[0], y=to[1], facing=facing, formation=form)
+        ex, ey = end.x, end.y
+        half = math.hypot(end.frontage, end.depth) / 2 + 1e-6 + 1e-5    # overlap's circles
+        ten = (10 + 1e-6) ** 2
+        hits = []
+        for k, x, y, r in near:
+            ddx, ddy = x - ex, y - ey
+            d2 = ddx * ddx + ddy * ddy
+            meet = r + half
+            if d2 <= ten and d2 <= meet * meet:
+                hits.append((d2, k))
+        hits.sort()
+        for _, k in hits:
+            o = t.units[k]
+            if o.id != unit.id and distance(o.pos, end.centre) <= 10 and \
+                    overlap(end, footprint(battle, o)):
+                return True
+        return False
+    return lands
 
 
 def resolve_move_unit(battle, action, dice) -> list:

@@ -1,0 +1,293 @@
+"""Issue 17, quick-play: the commander asks fewer questions and the rules build less to
+answer them, with the same answers.
+
+- Shots are weighed only where the commander may choose one, a reserve weighs no
+  charge (it may make none): every unit of two Austerlitz turns gets the order the old
+  evaluation (kept below) gave.
+- The spots a unit tries are judged against the bases gathered once (`moves.landing`):
+  the engine's `spatial.lands_on` answer, on random tables.
+- `moves.overlap` remembers `footprint.overlap` by the two (frozen) bases.
+- A charge's odds are worked out on records, not on copies of the battle: the odds the
+  copies gave (the old code, kept below) for every charge weighed in play.
+"""
+import sys
+from pathlib import Path
+
+from hypothesis import given, settings, strategies as st
+
+from manager import game_actions as ga
+from manager.autopilot import Autopilot
+from manager.errors import IllegalAction
+from manager.footprint import Footprint, distance, heading
+from manager.session import Session
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from builders import build_table  # noqa: E402
+from test_quickplay_speed import ROOT, crowd  # noqa: E402
+
+
+def austerlitz(turns: int, seed: int = 1):
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_common import AUSTERLITZ, scenario
+    s = Session(scenario(AUSTERLITZ, "quickplay", seed=seed, turns=turns))
+    ap = Autopilot(s)
+    ap.step()
+    return s, ap
+
+
+# ---- the old code, kept to compare against ---------------------------------------------------
+def old_unit(c, u):
+    """The commander's `_unit` before issue 17's quick-play work of 2026-11-23: every unit
+    weighed its shots and every unit but a gun its charges, whatever it then did."""
+    from manager.game_actions import Charge, MoveUnit
+    from manager.footprint import bearing
+    from manager.rules.quickplay.bases import maybe_in_reach, nearest
+    from manager.rules.quickplay.melee import (charge_odds, charge_plan, charger_refusal,
+                                               surely_too_far)
+    from manager.rules.quickplay.moves import lands_on_another, max_allowance, roll_reaches
+    from manager.rules.quickplay.tables import RANGES
+    from manager.rules.quickplay.units import arm, footprint, prof
+    b = c.battle
+    kind, obj = c.orders(u)
+    enemy = nearest(b, u.pos, 60, b.enemy_of(c.side))
+    if enemy is None:
+        return None
+    targets = c._shot_candidates(u) if arm(u) != "cavalry" else []
+    if arm(u) != "artillery":
+        best, value = None, 0.3
+        cands = [] if charger_refusal(b, u) else maybe_in_reach(
+            b, u, footprint(b, u), max_allowance(b, u) + 6, b.enemy_of(c.side), 45)
+        for e, hidden in zip(cands, c._hidden(u, cands + targets)):
+            action = Charge(u.id, e.id)
+            if hidden or surely_too_far(b, u, e) or not c.legal(action):
+                continue
+            if float(roll_reaches(u, charge_plan(b, u, e)[2])) <= value:
+                continue
+            o = charge_odds(b, action).outcomes
+            score = o.get("defender tests morale", 0) - o.get("attackers test morale", 0)
+            if float(score) > value:
+                best, value = action, float(score)
+        if best is not None and kind != "reserve":
+            return best
+    if arm(u) != "cavalry":
+        shots = c._targets(u, targets)
+        close = RANGES[prof(u)["weapon"]][0]
+        if shots and (kind in ("hold", "reserve") or arm(u) == "artillery"
+                      or distance(u.pos, enemy.pos) <= close + 3):
+            return shots[0][2]
+    if kind in ("reserve",):
+        return None
+    standoff = {"infantry": 8.0, "cavalry": 10.0, "artillery": 24.0}[arm(u)]
+    if kind == "withdraw":
+        way, want = c.back_bearing(), 6.0
+    else:
+        goal = enemy.pos if (obj is None or distance(u.pos, enemy.pos) < c.engage(u, 24)) else obj
+        if kind == "hold" and obj is not None:
+            goal = obj
+        way = bearing(u.pos, goal)
+        want = max(distance(u.pos, goal) - (standoff if goal == enemy.pos else 0), 0)
+        if want < 0.5:
+            return None
+        off = ((way - u.facing + 180) % 360) - 180
+        way = u.facing + max(-40, min(40, off))
+    want = min(want, 7.0 if arm(u) != "cavalry" else 14.0)
+    for k in (1.0, 0.6, 0.3):
+        hx, hy = heading(way)
+        to = (round(u.x + hx * want * k, 2), round(u.y + hy * want * k, 2))
+        for facing in (round(way) % 360, u.facing):
+            if lands_on_another(b, u, to, facing):
+                continue
+            action = MoveUnit(u.id, to, facing)
+            if c.legal(action):
+                return action
+    return None
+
+
+def old_charge_odds(battle, action):
+    """`melee.charge_odds` as it was: the charger moved on a copy of the battle, each
+    part of the fight on a copy of that."""
+    from fractions import Fraction
+    from manager.model.forces import mark
+    from manager.odds import Odds
+    from manager.rules.common import Melee
+    from manager.rules.quickplay.combat import morale_mods, volley
+    from manager.rules.quickplay.melee import (_volley_dist, charge_plan, check_charge,
+                                               command_chance, melee_odds, replace_hits)
+    from manager.rules.quickplay.moves import roll_reaches
+    from manager.rules.quickplay.tables import STEADY_FROM
+    from manager.rules.quickplay.units import acted, arm, is_skirmish, shot_this_turn
+    check_charge(battle, action)
+    unit, target = battle.units[action.unit], battle.units[action.target]
+    spot, way, cost = charge_plan(battle, unit, target)
+    reach = roll_reaches(unit, cost) * command_chance(battle, unit)
+    moved = battle.copy()
+    moved.update_unit(unit.id, x=spot[0], y=spot[1], facing=way)
+    if is_skirmish(target) and not acted(battle, target) and battle.option("skirmisher_evade"):
+        odds = Odds("charge", notes=["the skirmishers retreat before the charge"])
+        odds.outcomes = {"the charge reaches": Fraction(0)}
+        return odds
+    counter = arm(target) == "cavalry" and not acted(battle, target) and \
+        battle.option("counter_charge")
+    parts = [(Fraction(1), unit.hits)]
+    if not counter and not shot_this_turn(battle, target) and arm(target) != "cavalry":
+        try:
+            v = volley(moved, target, moved.units[unit.id], reaction=True)
+        except IllegalAction:
+            v = None
+        if v is not None:
+            parts = []
+            start = mark(unit, "turn_start", unit.max_hits)
+            for h, p in enumerate(_volley_dist(v).probabilities()):
+                left = unit.hits - h
+                if not p or left <= 0:
+                    continue
+                stand = Fraction(1)
+                if h and (mark(unit, "fire_losses", 0) + h) * 4 >= start \
+                        and mark(unit, "tested") != battle.state.turn:
+                    mods = sum(m for _, m in morale_mods(
+                        moved, replace_hits(moved.units[unit.id], left)))
+                    stand = Fraction(sum(1 for f in range(1, 7) if f + mods >= STEADY_FROM), 6)
+                parts.append((p * stand, left))
+    odds = Odds("charge")
+    contact = sum((p for p, _ in parts), Fraction(0))
+    outcomes: dict = {}
+    for p, left in parts:
+        fight = moved.copy()
+        fight.update_unit(unit.id, hits=left)
+        if counter:
+            fight.mark_unit(target.id, counter=battle.state.turn)
+        part = melee_odds(fight, Melee(target.id, (unit.id,)))
+        if not odds.lines:
+            odds.lines = part.lines
+        for k, q in part.outcomes.items():
+            outcomes[k] = outcomes.get(k, Fraction(0)) + p * q
+    odds.outcomes = {"the charge reaches": reach, "contact": reach * contact,
+                     **{k: v * reach for k, v in outcomes.items()}}
+    if contact < 1:
+        odds.notes.append("the target's volley as the charger comes in may break it")
+    return odds
+
+
+def same_odds(a, b) -> bool:
+    return (list(a.outcomes.items()) == list(b.outcomes.items()) and a.notes == b.notes
+            and [(l.label, l.dist.weights, l.dist.total) for l in a.lines]
+            == [(l.label, l.dist.weights, l.dist.total) for l in b.lines])
+
+
+# ---- in play ---------------------------------------------------------------------------------
+def test_every_unit_gets_the_order_the_old_evaluation_gave():
+    """Two turns of Austerlitz: before each order, every unit of the side to act that
+    has not acted gets from `_unit` the order the old `_unit` gave (skipping shots that
+    could not be chosen, and a reserve's charges, changes nothing)."""
+    from manager.rules.quickplay.units import acted
+    s, ap = austerlitz(2)
+    compared = orders = 0
+    while not s.battle.state.over and s.battle.state.turn <= 2:
+        b = s.battle
+        if b.state.phase == "act":
+            c = ap.commanders[b.state.active]
+            for u in b.live_units(b.state.active)[::3]:
+                if acted(b, u):
+                    continue
+                new, old = c._unit(u), old_unit(c, u)
+                assert new == old, (u.id, new, old)
+                compared += 1
+                orders += new is not None
+        ap.step()
+    assert compared > 150 and orders > 40
+
+
+def test_charge_odds_on_records_are_the_odds_on_copies_in_play():
+    """Every charge the rules allow of units within 30 inches, at the start of each side's
+    moves on three turns of Austerlitz (two seeds): the same exact odds, lines and
+    notes as the odds worked out on copies of the battle."""
+    from manager.rules.quickplay.melee import charge_odds
+    from manager.rules.quickplay.units import arm
+    from play_checks import refused
+    checked, volleys, counters = 0, 0, 0
+    for seed in (1, 2):
+        s, ap = austerlitz(3, seed)
+        seen = set()
+        while not s.battle.state.over and s.battle.state.turn <= 3:
+            b = s.battle
+            key = (b.state.turn, b.state.active, b.state.phase)
+            if b.state.phase == "act" and key not in seen:
+                seen.add(key)
+                side = b.state.active
+                for u in b.live_units(side):
+                    for e in b.live_units(b.enemy_of(side)):
+                        if distance(u.pos, e.pos) > 30 or refused(s, ga.Charge(u.id, e.id)):
+                            continue
+                        new = charge_odds(b, ga.Charge(u.id, e.id))
+                        old = old_charge_odds(b, ga.Charge(u.id, e.id))
+                        assert same_odds(new, old), (u.id, e.id)
+                        checked += 1
+                        volleys += bool(new.notes)
+                        counters += arm(e) == "cavalry"
+            ap.step()
+    assert checked > 40 and volleys > 5 and counters > 0
+
+
+# ---- random tables ---------------------------------------------------------------------------
+@settings(max_examples=60, deadline=None)
+@given(st.data(), st.integers(2, 14), st.integers(0, 359), st.floats(0.5, 14))
+def test_landing_is_the_engines_lands_on(data, n, way, want):
+    """The commander's six spots along a line, judged against the bases gathered once:
+    each answer is `spatial.lands_on`'s (any live base within 10 inches the end
+    overlaps)."""
+    from manager import spatial
+    from manager.rules.quickplay.moves import landing
+    from manager.rules.quickplay.units import footprint
+    b = crowd(data, n)
+    u = b.live_units("blue")[0]
+    lands = landing(b, u, want + 0.01)
+    hx, hy = heading(way)
+    for k in (1.0, 0.6, 0.3):
+        to = (round(u.x + hx * want * k, 2), round(u.y + hy * want * k, 2))
+        for facing in (way, u.facing):
+            end = footprint(b, u, x=to[0], y=to[1], facing=facing, formation=u.formation)
+            assert lands(to, facing) == spatial.lands_on(b, u, end, footprint)
+
+
+base = st.builds(Footprint, st.floats(0, 20), st.floats(0, 20), st.integers(0, 359),
+                 st.sampled_from([1.0, 2.0, 4.0, 6.0]), st.sampled_from([0.5, 1.0, 2.0]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(base, base)
+def test_overlap_remembered_is_overlap_measured(a, c):
+    from manager.footprint import overlap as measured
+    from manager.rules.quickplay.moves import overlap
+    for _ in range(2):                                       # measured, then remembered
+        assert overlap(a, c) == measured(a, c)
+        assert overlap(c, a) == measured(c, a)
+
+
+def test_overlap_memo_starts_afresh_when_full():
+    from manager.rules.quickplay import moves
+    moves._OVERLAPS.clear()
+    for k in range(16390):
+        moves.overlap(Footprint(k, 0, 0, 1, 1), Footprint(k + 0.5, 0, 0, 1, 1))
+    assert len(moves._OVERLAPS) < 16390
+    assert moves.overlap(Footprint(0, 0, 0, 1, 1), Footprint(0.5, 0, 0, 1, 1)) is True
+
+
+def test_no_battle_copy_for_a_charges_odds():
+    """The odds of a charge build no copy of the battle (they were 1 + one a part)."""
+    from manager.model.battle import Battle
+    from manager.rules.quickplay.melee import charge_odds
+    from builders import piece
+    from builders import session_at
+    s, _ = session_at(build_table([piece("a", "blue", "line_infantry", (20, 30), facing=0),
+                                   piece("r", "red", "line_infantry", (20, 24), facing=180)],
+                                  "quickplay"), "act", side="blue")
+    b = s.battle
+    made = []
+    real = Battle.copy
+    Battle.copy = lambda self: made.append(1) or real(self)
+    try:
+        odds = charge_odds(b, ga.Charge("a", "r"))
+    finally:
+        Battle.copy = real
+    assert not made and odds.outcomes["the charge reaches"] > 0
+    assert odds.notes                 # the target's volley came into it
