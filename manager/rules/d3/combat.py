@@ -157,10 +157,10 @@ def take(battle, uid: str, hits: int, events: list) -> None:
 def resolve_fire(battle, action, dice) -> list:
     unit, target = battle.units[action.unit], battle.units[action.target]
     events: list = []
+    s = shot(battle, unit, target)     # (asked before any change: the check's answer)
     battle.update_unit(unit.id, fired=True)
     if not activate(battle, unit, "shoot", dice, events, action):
         return events
-    s = shot(battle, unit, target)
     if utype(unit) == "artillery" and battle.option("artillery_deploys") == "on_first_shot":
         battle.mark_unit(unit.id, deployed=True)
     face = dice.roll(1, f"{unit.name} shoots at {target.name} (D3-{s.minus})", sides=3).faces[0]

@@ -7,10 +7,12 @@ real outcome (the unit stays, disordered) and is logged like any other.
 """
 from __future__ import annotations
 
-from ... import spatial
+import math
+
+from ... import convex, spatial
 from ...actions import need
 from ...events import LeaderMoved, UnitMoved, declare_event
-from ...footprint import angle_between, bearing, distance, heading, overlap
+from ...footprint import _frame, angle_between, bearing, distance, heading, overlap
 from ...model.forces import mark
 from ..common import check_ride, own_unit  # noqa: F401  (own_unit: for combat)
 from ...contact import contact_point
@@ -63,20 +65,60 @@ def surely_blocked(battle, unit, to, start=None, ignore=()) -> bool:
     of that path, so it shares at least pi * DEEP^2 (three times the 1e-4 square inches
     of Sweep.crosses) with that base. A cheap first look for the commander; False means
     only "maybe not". `start`: from there rather than where the unit stands (a charge's
-    path from a staging spot); `ignore`: units the check passes over (its target)."""
+    path from a staging spot); `ignore`: units the check passes over (its target).
+    A move from where the unit stands is also refused when its pivot at the start
+    clips such a base (`pivot_blocked`)."""
+    pivot = start is None and not ignore
     start = unit.pos if start is None else start
     if distance(start, to) < 1e-9:
         return False
     k = abs(float(battle.option("frontage_scale", 1.0) or 1.0))
     mover = footprint(battle, unit)
+    skirmishers = utype(unit) == "skirmishers"
+    if pivot and pivot_blocked(battle, unit, to, k, skirmishers):
+        return True
     if min(mover.frontage, mover.depth) / 2 < DEEP:
         return False
-    skirmishers = utype(unit) == "skirmishers"
     for o in spatial.unit_grid(battle).along(start, to, HALF_DIAGONAL * k + 1e-6):
         if o.id == unit.id or o.id in ignore or (o.side == unit.side and (
                 skirmishers or utype(o) == "skirmishers")):
             continue
         if _through(start, to, footprint(battle, o)):
+            return True
+    return False
+
+
+PIVOT_AREA = 2e-4   # square inches the pivoted base must share: twice Sweep.crosses' 1e-4
+
+
+def pivot_blocked(battle, unit, to, k=None, skirmishers=None) -> bool:
+    """Does the unit's base, pivoted where it stands to face `to` (check_move_unit's
+    `moving`, the first base of the swept ground), share more than PIVOT_AREA with a
+    base it may not pass (an enemy; a friend, unless either is skirmishers)? The hull
+    of the move holds that base, so `Sweep.crosses` finds more than its 1e-4 shared
+    and ground_refusal refuses the move whatever its final facing (units standing in
+    line clip their neighbours when they wheel). The neighbour is among ground_refusal's
+    `_near_path` units: its centre lies within both half-diagonals of the path's start
+    and, asked here too, within the move's length + 10 of its end. A first look for the
+    commander, asked once per distance rather than per facing; False: "maybe not"."""
+    d = distance(unit.pos, to)
+    if d < 1e-9:
+        return False
+    if k is None:
+        k = abs(float(battle.option("frontage_scale", 1.0) or 1.0))
+        skirmishers = utype(unit) == "skirmishers"
+    moving = footprint(battle, unit, facing=bearing(unit.pos, to))
+    m = _frame(moving)
+    reach = math.hypot(moving.frontage, moving.depth) / 2 + HALF_DIAGONAL * k + 1e-6
+    for o in spatial.unit_grid(battle).within(unit.pos, reach):
+        if o.id == unit.id or (o.side == unit.side and (
+                skirmishers or utype(o) == "skirmishers")):
+            continue
+        if distance(o.pos, to) > d + 10:
+            continue                       # (not among _near_path's units)
+        ofp = footprint(battle, o)
+        if convex.area_above(m, moving.x, moving.y, _frame(ofp), ofp.x, ofp.y,
+                             PIVOT_AREA):
             return True
     return False
 
