@@ -13,6 +13,7 @@ import math
 import struct
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import attrgetter
 
 import numpy as np
 import shapely
@@ -47,28 +48,47 @@ def angle_between(a: float, b: float) -> float:
 distance = math.dist
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Footprint:
+    # the five fields, then the shapes derived from them, each worked out on first use and
+    # kept on the object (bases are asked about thousands of times a turn, mostly the
+    # same objects: no hashing of five floats per question); equality, hashing and
+    # pickling see the five fields only
+    __slots__ = ("x", "y", "facing", "frontage", "depth", "_poly", "_frm", "_bx")
     x: float
     y: float
     facing: float
     frontage: float
     depth: float
 
-    @property
-    def centre(self) -> tuple[float, float]:
-        return (self.x, self.y)
+    centre = property(attrgetter("x", "y"))      # (x, y), without a Python frame
+
+    def __getstate__(self):
+        return (self.x, self.y, self.facing, self.frontage, self.depth)
+
+    def __setstate__(self, state):
+        for name, value in zip(_FIELDS, state):
+            object.__setattr__(self, name, value)
 
     def corners(self) -> tuple:
         """Front-left, front-right, rear-right, rear-left, in inches."""
         fx, fy = heading(self.facing)
-        rx, ry = -fy, fx                         # to the unit's right
         hf, hd = self.frontage / 2, self.depth / 2
-        return tuple((self.x + fx * a * hd + rx * b * hf, self.y + fy * a * hd + ry * b * hf)
-                     for a, b in ((1, -1), (1, 1), (-1, 1), (-1, -1)))
+        # x + fx*a*hd + rx*b*hf for a, b = +-1 (rx, ry = -fy, fx: to the unit's right):
+        # a sign flip is exact, so the same floats as the products with a and b
+        fa, fb = fx * hd, fy * hd
+        ra, rb = -fy * hf, fx * hf
+        x, y = self.x, self.y
+        return ((x + fa - ra, y + fb - rb), (x + fa + ra, y + fb + rb),
+                (x - fa + ra, y - fb + rb), (x - fa - ra, y - fb - rb))
 
     def polygon(self) -> Polygon:
-        return _polygon(self)
+        try:
+            return self._poly
+        except AttributeError:
+            poly = _polygon(self)
+            object.__setattr__(self, "_poly", poly)
+            return poly
 
     def front_edge(self) -> LineString:
         c = self.corners()
@@ -84,6 +104,9 @@ class Footprint:
 
     def resized(self, frontage: float, depth: float) -> "Footprint":
         return Footprint(self.x, self.y, self.facing, frontage, depth)
+
+
+_FIELDS = ("x", "y", "facing", "frontage", "depth")
 
 
 _RING = struct.Struct("<BIII10d")         # WKB: a polygon of one closed ring of 5 points
@@ -138,9 +161,18 @@ def overlap(a: Footprint, b: Footprint) -> bool:
     return a.polygon().intersection(b.polygon()).area > 1e-4
 
 
-@lru_cache(maxsize=65536)
 def _frame(fp: Footprint) -> tuple:
     """(fx, fy, half depth, half frontage, corners): the base's axes and corners."""
+    try:
+        return fp._frm
+    except AttributeError:
+        frame = _frame_of(fp)
+        object.__setattr__(fp, "_frm", frame)
+        return frame
+
+
+@lru_cache(maxsize=65536)
+def _frame_of(fp: Footprint) -> tuple:
     fx, fy = heading(fp.facing)
     return fx, fy, fp.depth / 2, fp.frontage / 2, fp.corners()
 
@@ -210,8 +242,17 @@ def box(*fps: Footprint) -> tuple:
             max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
-@lru_cache(maxsize=65536)
 def _box(fp: Footprint) -> tuple:
+    try:
+        return fp._bx
+    except AttributeError:
+        bx = _box_of(fp)
+        object.__setattr__(fp, "_bx", bx)
+        return bx
+
+
+@lru_cache(maxsize=65536)
+def _box_of(fp: Footprint) -> tuple:
     (a, b), (c, d), (e, f), (g, h) = fp.corners()
     return min(a, c, e, g), min(b, d, f, h), max(a, c, e, g), max(b, d, f, h)
 

@@ -1,0 +1,71 @@
+"""The shared engine's thin helpers made cheaper (issue 17, fourth session) answer as the
+plain code did, to the bit: a base's corners written out, the shapes a base keeps on
+itself, positions read by a C getter."""
+import copy
+import math
+import pickle
+
+from hypothesis import given, settings, strategies as st
+
+from manager import footprint as fpm
+from manager.footprint import Footprint, _box, _box_of, _frame, _frame_of, _polygon
+from manager.model.forces import Leader, Unit
+
+coord = st.floats(-1e4, 1e4, allow_nan=False) | st.sampled_from([0.0, -0.0, 1e-300, 37.5])
+facing = st.floats(-720, 720, allow_nan=False) | st.sampled_from([0, 90, 180, 270, 45.0])
+size = st.floats(0, 60, allow_nan=False) | st.sampled_from([0.0, 4.0, 1.5])
+
+
+def plain_corners(fp):
+    """Footprint.corners as it was written before (the products with the signs)."""
+    fx, fy = fpm.heading(fp.facing)
+    rx, ry = -fy, fx
+    hf, hd = fp.frontage / 2, fp.depth / 2
+    return tuple((fp.x + fx * a * hd + rx * b * hf, fp.y + fy * a * hd + ry * b * hf)
+                 for a, b in ((1, -1), (1, 1), (-1, 1), (-1, -1)))
+
+
+def bits(corners):
+    return [(math.copysign(1, v), v.hex()) for c in corners for v in c]
+
+
+@settings(max_examples=400, deadline=None)
+@given(coord, coord, facing, size, size)
+def test_corners_written_out_are_the_products_to_the_bit(x, y, f, front, depth):
+    fp = Footprint(x, y, f, front, depth)
+    assert bits(fp.corners()) == bits(plain_corners(fp))
+
+
+@settings(max_examples=200, deadline=None)
+@given(coord, coord, facing, size, size)
+def test_a_base_keeps_the_shapes_the_value_caches_give(x, y, f, front, depth):
+    fp = Footprint(x, y, f, front, depth)
+    twin = Footprint(x, y, f, front, depth)            # equal, another object
+    assert fp.polygon().wkb == _polygon(twin).wkb
+    assert fp.polygon() is fp.polygon()                 # kept on the object
+    assert _frame(fp) == _frame_of(twin) and _frame(fp) is _frame(fp)
+    assert _box(fp) == _box_of(twin) and _box(fp) is _box(fp)
+    # (the value caches may answer with an equal base's floats: 0.0 for -0.0, as before)
+    assert _frame(fp)[4] == plain_corners(fp)
+
+
+def test_a_base_with_kept_shapes_is_equal_hashes_and_pickles_as_its_fields():
+    fp = Footprint(3.0, 4.0, 30.0, 6.0, 2.0)
+    fp.polygon(), _frame(fp), _box(fp)
+    other = Footprint(3.0, 4.0, 30.0, 6.0, 2.0)
+    assert fp == other and hash(fp) == hash(other)
+    for back in (pickle.loads(pickle.dumps(fp)), copy.deepcopy(fp), copy.copy(fp)):
+        assert back == fp and hash(back) == hash(fp)
+        assert back.polygon().wkb == fp.polygon().wkb
+    assert repr(fp) == "Footprint(x=3.0, y=4.0, facing=30.0, frontage=6.0, depth=2.0)"
+    assert fp != Footprint(3.0, 4.0, 30.0, 6.0, 2.5)
+
+
+@settings(max_examples=100, deadline=None)
+@given(coord, coord)
+def test_positions_are_the_coordinates(x, y):
+    u = Unit("u", "U", "line_infantry", "a", 3, 4, x, y)
+    lead = Leader("l", "L", "a", x, y)
+    fp = Footprint(x, y, 0.0, 1.0, 1.0)
+    for p in (u.pos, lead.pos, fp.centre):
+        assert type(p) is tuple and bits([p]) == bits([(x, y)])
