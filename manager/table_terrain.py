@@ -20,6 +20,7 @@ from .model.battlefield import Battlefield
 
 ROAD_WIDTH = 1.0          # inches either side of a road's line that count as on it
 CROSSING_REACH = 1.5      # a bridge or ford serves a crossing within this many inches
+SURE = 1e-3               # square inches: a shape this big wholly inside an area is in it
 
 
 class TableTerrain:
@@ -50,6 +51,7 @@ class TableTerrain:
         self.areas = {k: unary_union(v) for k, v in areas.items()}
         self._prepared = {k: prep(v) for k, v in self.areas.items()}
         self._unions: dict = {}                         # kinds -> union of those areas
+        self._unions_prepared: dict = {}                # kinds -> that union, prepared
         self._boxes = [(kind, shape.bounds) for kind, shape, _ in self.pieces]
         self._hill_boxes = [shape.bounds for _, shape in self.hill_shapes]
         roads = [g for _, g in self.lines.get("road", [])]
@@ -58,9 +60,14 @@ class TableTerrain:
     # ---- where things stand ------------------------------------------------------------
     def kinds_at(self, shape) -> frozenset:
         """Area kinds the shape (a point or a base polygon) touches inside."""
+        # a shape wholly inside an area shares its whole area with it: a base (at least
+        # SURE square inches) needs no intersection built to be over the 1e-6 asked
+        area = shape.area
         return frozenset(k for k, p in self._prepared.items()
-                         if p.intersects(shape) and self.areas[k].intersection(shape).area
-                         + (0 if shape.area else 1) > 1e-6)
+                         if p.intersects(shape) and (
+                             area > SURE and p.contains(shape)
+                             or self.areas[k].intersection(shape).area
+                             + (0 if area else 1) > 1e-6))
 
     def kinds_at_point(self, xy) -> frozenset:
         pt = point(xy)
@@ -79,8 +86,14 @@ class TableTerrain:
         """Ground level at a point: the highest hill contour containing it (0 = plain)."""
         if not self.hills:
             return 0
+        x, y = xy
+        # a hill whose box does not hold the point cannot contain it
+        inside = [(lvl, p) for (lvl, p), (x0, y0, x1, y1) in zip(self.hills, self._hill_boxes)
+                  if x0 <= x <= x1 and y0 <= y <= y1]
+        if not inside:
+            return 0
         pt = point(xy)
-        return max((lvl for lvl, p in self.hills if p.contains(pt)), default=0)
+        return max((lvl for lvl, p in inside if p.contains(pt)), default=0)
 
     # ---- moving ---------------------------------------------------------------------------
     def length_inside(self, path: LineString, kinds) -> float:
@@ -89,7 +102,13 @@ class TableTerrain:
         if union is None:                      # the same union every move: build it once
             shapes = [self.areas[k] for k in kinds if k in self.areas]
             union = self._unions[kinds] = unary_union(shapes) if shapes else False
+            if union is not False:
+                self._unions_prepared[kinds] = prep(union)
         if union is False:
+            return 0.0
+        # most moves cross none of it: the intersection of shapes apart is empty, of
+        # length 0.0, so the prepared test (cheap) answers those without building it
+        if not self._unions_prepared[kinds].intersects(path):
             return 0.0
         return path.intersection(union).length
 
@@ -139,15 +158,16 @@ class TableTerrain:
             return ""
         inner = LineString([line.interpolate(skip), line.interpolate(length - skip)])
         pa, pb = point(a), point(b)
-        for kind, shape, prepared in self.pieces:
+        # (a piece or hill whose box misses the line's cannot meet any part of it)
+        for (kind, shape, prepared), (_, bounds) in zip(self.pieces, self._boxes):
             # a wood or town blocks what lies beyond it, not the units standing in it
-            if kind in screens and prepared.intersects(inner) and not (
+            if kind in screens and _meets(bounds, box) and prepared.intersects(inner) and not (
                     prepared.contains(pa) or prepared.contains(pb)):
                 if shape.intersection(inner).length > 1e-3:
                     return kind
         top = max(self.level(a), self.level(b))
-        for lvl, shape in self.hill_shapes:
-            if lvl > top and shape.intersects(inner):
+        for (lvl, shape), bounds in zip(self.hill_shapes, self._hill_boxes):
+            if lvl > top and _meets(bounds, box) and shape.intersects(inner):
                 return "hill"
         return ""
 
