@@ -1,7 +1,7 @@
 """The root of the model: battlefield, forces, hierarchy, turn state and dice counter."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from .arrival import Arrival
@@ -179,7 +179,7 @@ class Battle:
         self.touch()
 
     def set_state(self, **changes) -> TurnState:
-        self.state = replace(self.state, **changes)
+        self.state = evolve(self.state, **changes)
         self.touch(("state",))
         return self.state
 
@@ -225,9 +225,14 @@ class Battle:
         return self.info.options.get(key, default)
 
     def live_units(self, side: str | None = None) -> list:
-        """Units still in the battle (a fresh list; cached until the next change)."""
-        return list(self.cached(("live_units", side), lambda: [
-            u for u in self.units.values() if not u.eliminated and (side is None or u.side == side)]))
+        """Units still in the battle (a fresh list), kept current from the change journal
+        (an action changes a unit or two: no scan of every unit after it)."""
+        key = ("live_units", side)
+        hit = self._derived.get(key)
+        if hit is not None and hit[2] == self.version:
+            return list(hit[0].units)          # nothing changed since: the common case
+        return list(self.derived(key, lambda: _LiveUnits(self, side),
+                                 lambda view, changes: view.follow(self, side, changes)).units)
 
     def live_leaders(self, side: str | None = None):
         return [l for l in self.leaders.values()
@@ -260,3 +265,34 @@ class Battle:
     def enemy_of(self, side: str) -> str:
         others = [s for s in self.sides if s != side]
         return others[0] if others else side
+
+
+class _LiveUnits:
+    """`battle.live_units(side)` kept from the journal: a unit changed in place keeps its
+    place in `battle.units` (dict order), so its new record replaces the old one where it
+    stands; a unit gone, come or put back (or any wholesale change) rebuilds."""
+
+    __slots__ = ("units", "index")
+
+    def __init__(self, battle: Battle, side: str | None):
+        self._fill(battle, side)
+
+    def _fill(self, battle: Battle, side: str | None) -> None:
+        self.units = [u for u in battle.units.values()
+                      if not u.eliminated and (side is None or u.side == side)]
+        self.index = None
+
+    def follow(self, battle: Battle, side: str | None, changes) -> None:
+        if self.index is None:
+            self.index = {u.id: k for k, u in enumerate(self.units)}
+        units = battle.units
+        for change in changes:
+            if change[0] != "unit":
+                continue
+            u, k = units.get(change[1]), self.index.get(change[1])
+            live = u is not None and not u.eliminated and (side is None or u.side == side)
+            if k is None and not live:
+                continue                        # none of this view's units
+            if k is None or not live:           # a newcomer, or one gone: rebuild
+                return self._fill(battle, side)
+            self.units[k] = u

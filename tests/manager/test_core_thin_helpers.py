@@ -4,12 +4,17 @@ itself, positions read by a C getter."""
 import copy
 import math
 import pickle
+from pathlib import Path
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from manager import footprint as fpm
 from manager.footprint import Footprint, _box, _box_of, _frame, _frame_of, _polygon
 from manager.model.forces import Leader, Unit
+from manager.scenario_io import load_scenario
+
+SKIRMISH = Path(__file__).resolve().parents[2] / "tests" / "data" / "skirmish.toml"
 
 coord = st.floats(-1e4, 1e4, allow_nan=False) | st.sampled_from([0.0, -0.0, 1e-300, 37.5])
 facing = st.floats(-720, 720, allow_nan=False) | st.sampled_from([0, 90, 180, 270, 45.0])
@@ -69,3 +74,56 @@ def test_positions_are_the_coordinates(x, y):
     fp = Footprint(x, y, 0.0, 1.0, 1.0)
     for p in (u.pos, lead.pos, fp.centre):
         assert type(p) is tuple and bits([p]) == bits([(x, y)])
+
+
+# ---- live units kept from the journal -----------------------------------------------------
+def fresh_live(battle, side):
+    return [u for u in battle.units.values()
+            if not u.eliminated and (side is None or u.side == side)]
+
+
+def same_live(battle):
+    for side in (None, *battle.sides):
+        got, want = battle.live_units(side), fresh_live(battle, side)
+        assert len(got) == len(want) and all(a is b for a, b in zip(got, want)), side
+
+
+@pytest.mark.parametrize("ruleset", ["featherstone", "d3", "quickplay", "morschauser"])
+def test_live_units_kept_from_the_journal_are_the_scan_through_a_battle(ruleset):
+    from manager.autopilot import Autopilot
+    from manager.session import Session
+    s = Session(load_scenario(SKIRMISH, ruleset))
+    pilot = Autopilot(s)
+    steps = 0
+    while not s.battle.state.over and s.battle.state.turn <= 2 and steps < 400:
+        same_live(s.battle)
+        pilot.step()
+        steps += 1
+    same_live(s.battle)
+    assert steps > 20
+
+
+def test_live_units_follow_units_hit_gone_arrived_and_put_back():
+    b = load_scenario(SKIRMISH, "featherstone")
+    first, second = list(b.units)[:2]
+    same_live(b)
+    b.update_unit(first, x=b.units[first].x + 1.0)            # patched in place
+    same_live(b)
+    b.update_unit(second, eliminated=True)                     # gone
+    same_live(b)
+    b.update_unit(second, eliminated=False)                    # back where it stood
+    same_live(b)
+    gone = b.units[first]
+    b.drop_unit(first)                                         # dropped, then put back last
+    same_live(b)
+    b.put_unit(gone)
+    same_live(b)
+    assert list(b.units)[-1] == first and b.live_units()[-1] is gone
+    copy = b.copy()
+    copy.update_unit(second, hits=1)
+    same_live(copy)
+    same_live(b)
+    snap = b.snapshot()
+    b.update_unit(second, x=0.5)
+    b.restore(snap)
+    same_live(b)
