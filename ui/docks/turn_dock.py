@@ -18,7 +18,7 @@ from manager.errors import BerthierError
 from manager.game_actions import (ChangeFormation, Charge, ChooseInitiative, EndPhase, Fire,
                                   Rally, ResolveMelee, StartBattle)
 
-from ..widgets import scrolled
+from ..widgets import fit_rows, scrolled
 from ..wording import action_text
 from .choices_box import ChoicesBox
 from .odds_view import odds_html
@@ -107,7 +107,7 @@ class TurnDock(QDockWidget):
 
         lay.addWidget(QLabel("Still to act:"))
         self.to_act = QListWidget()
-        self.to_act.setMaximumHeight(130)
+        self.to_act.setToolTip("Pieces that may still act in this phase: click one to select it")
         self.to_act.itemClicked.connect(lambda i: doc.select([i.data(Qt.UserRole)]))
         lay.addWidget(self.to_act)
 
@@ -116,7 +116,6 @@ class TurnDock(QDockWidget):
         self.order_title = QLabel()
         self.order_title.setWordWrap(True)
         self.choices = QListWidget()
-        self.choices.setMaximumHeight(150)
         self.choices.currentItemChanged.connect(lambda *_: self._show_odds())
         self.joiners_box = QWidget()
         self.joiners_lay = QVBoxLayout(self.joiners_box)
@@ -216,6 +215,7 @@ class TurnDock(QDockWidget):
                 item = QListWidgetItem(piece.name if piece else pid)
                 item.setData(Qt.UserRole, pid)
                 self.to_act.addItem(item)
+        fit_rows(self.to_act, 5)
         self._sync_orders()
 
     # ---- the orders panel: what the selection may do in this phase ---------------------------
@@ -259,9 +259,11 @@ class TurnDock(QDockWidget):
                                      "above to give it an order; drag a unit to move it.")
             self.aim.emit("", "")
             self.resolve_btn.setVisible(False)
+            self.choices.setVisible(False)       # no order yet: no empty list to puzzle over
             self.orders.setVisible(True)
             return
         self.orders.setVisible(True)
+        self.choices.setVisible(True)
         self.resolve_btn.setVisible(True)
         if self.choices.count():
             self.choices.setCurrentRow(0)
@@ -269,6 +271,7 @@ class TurnDock(QDockWidget):
                 it = self.choices.item(i)            # taken for it re-draws the panel)
                 if keep is not None and keep == (self._order, it.data(Qt.UserRole)):
                     self.choices.setCurrentItem(it)
+        fit_rows(self.choices, 7)
         self._show_odds()
 
     def _fire_orders(self, b, unit, formations: bool) -> None:
