@@ -503,8 +503,9 @@ def test_sight_rows_follow_a_base_moved_across_the_line():
 # ---- the ground's answers, kept across versions (featherstone/ground.py) ------------------
 def test_ground_answers_are_the_computed_ones_in_play(monkeypatch):
     """Every answer kept across versions in 3 turns of Austerlitz (charge paths, the
-    terrain of a path and of a line of sight, the ground under a base) is what computing
-    it afresh gives at that moment, refusals by their message; and many are kept."""
+    terrain of a path and of a line of sight, the ground under a base, the gap of two
+    bases, cover, a wall before the target, woods) is what computing it afresh gives at
+    that moment, refusals by their message; and many are kept."""
     from manager.rules.featherstone import ground
     real = ground.kept
     asked, kept = [], [0]
@@ -520,7 +521,8 @@ def test_ground_answers_are_the_computed_ones_in_play(monkeypatch):
     monkeypatch.setattr(ground, "kept", checking)
     for _ in phases_in_play(turns=3, phases=("melee",)):
         pass
-    assert {"charge_path", "terrain_cost", "sight", "impassable"} <= set(asked)
+    assert {"charge_path", "terrain_cost", "sight", "impassable", "gap", "cover",
+            "behind_wall", "woods"} <= set(asked)
     assert kept[0] > len(asked) // 4
 
 

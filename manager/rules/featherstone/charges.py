@@ -17,7 +17,7 @@ from ...errors import IllegalAction
 from ...game_actions import Charge
 from ...events import FormationChanged, UnitMoved, declare_event
 from ...contact import contact_point
-from ...footprint import (EPS, Sweep, angle_between, bearing, distance, gap,
+from ...footprint import (EPS, Sweep, angle_between, bearing, distance,
                           inside, overlap, segment, surely_apart, swept, travel)
 from ...model.forces import mark
 from . import ground
@@ -27,7 +27,7 @@ from .morale import check
 from .recall import checked, recall
 from .moves import ground_refusal, own_unit, terrain_between
 from .state import (arm, attached_leaders, engaged, footprint, is_skirmish, move_rate,
-                    near_units, unit_gap)
+                    near_units, unit_gap, base_gap)
 from .tables import CLOSE_CANISTER, DIFFICULT_AREAS, SHELTER_REACH, SHOTS_PER_BATTERY
 
 ChargeDeclared = declare_event("ChargeDeclared", "{unit} charges {target}: {outcome}",
@@ -83,7 +83,7 @@ def surely_too_far(battle, unit, target) -> bool:
     start = footprint(battle, unit).moved(unit.x, unit.y, way)
     tfp = footprint(battle, target)
     slack = rate + 1e-6 + EPS + 1e-6          # the check's tolerance, touching, rounding
-    return surely_apart(start, tfp, slack) or gap(start, tfp) > slack
+    return surely_apart(start, tfp, slack) or base_gap(battle, start, tfp) > slack
 
 
 def _check_charge(battle, action) -> None:

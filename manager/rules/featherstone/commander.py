@@ -117,7 +117,8 @@ class Commander(OrdersCommander):
     def _move_for(self, u):
         b = self.battle
         enemies = near_units(b, u.pos, 40, b.enemy_of(self.side))
-        enemy = min(enemies, key=lambda e: distance(e.pos, u.pos)) if enemies else None
+        ux, uy = u.x, u.y       # (the same floats as u.pos, without a property per enemy)
+        enemy = min(enemies, key=lambda e: distance((e.x, e.y), (ux, uy))) if enemies else None
         gap = unit_gap(b, enemy, u) if enemy else 1e9
         if arm(u) == "infantry":
             cav_near = self._cavalry_near(u, enemies)

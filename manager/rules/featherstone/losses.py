@@ -31,9 +31,9 @@ FORTIFIED_VARIANTS = ("fortified", "castle", "chateau", "earthworks", "redoubt")
 def cover_save(battle, unit) -> int:
     """The save buildings or works give a unit standing in them (0: none); remembered
     until the battle changes (every shot at the unit asks it)."""
-    from ... import spatial
-    return spatial.memo(battle, "featherstone.cover", unit.id, (unit,),
-                        lambda: _cover_save(battle, unit))
+    from . import ground                    # the ground under the base: kept across versions
+    return ground.kept(battle, "cover", footprint(battle, unit),
+                       lambda: _cover_save(battle, unit))
 
 
 def _cover_save(battle, unit) -> int:
@@ -50,7 +50,15 @@ def _cover_save(battle, unit) -> int:
 
 
 def behind_wall(battle, unit, from_xy) -> bool:
-    """Is a wall, hedge or fence between the shooter and the unit, within an inch of it?"""
+    """Is a wall, hedge or fence between the shooter and the unit, within an inch of it?
+    (The bases and the ground alone: kept across versions.)"""
+    from . import ground
+    fp = footprint(battle, unit)
+    return ground.kept(battle, "behind_wall", (fp, float(from_xy[0]), float(from_xy[1])),
+                       lambda: _behind_wall(battle, unit, from_xy))
+
+
+def _behind_wall(battle, unit, from_xy) -> bool:
     t = table_terrain(battle.battlefield)
     line, near = segment(from_xy, unit.pos), None
     for _, w in t.lines.get("wall", []):
@@ -76,10 +84,15 @@ def save_for(battle, unit, shooting: bool, from_xy=None) -> tuple[int, int]:
     elif from_xy is not None and behind_wall(battle, unit, from_xy):
         base = min(base, SAVE_BUILDINGS)
     bonus = 0
-    if arm(unit) == "infantry" and "woods" in table_terrain(battle.battlefield).kinds_at(
-            Point(unit.x, unit.y)):
+    if arm(unit) == "infantry" and _in_woods(battle, unit.x, unit.y):
         bonus = 1                                   # +1 to the die in the woods
     return base, bonus
+
+
+def _in_woods(battle, x: float, y: float) -> bool:
+    from . import ground
+    return ground.kept(battle, "woods", (x, y), lambda: "woods" in table_terrain(
+        battle.battlefield).kinds_at(Point(x, y)))
 
 
 def saving_rolls(battle, unit, hits: int, dice, shooting: bool, events: list,

@@ -237,7 +237,14 @@ def near_bases(battle, unit, side: str, reach: float, inches: float) -> list:
 
 
 def unit_gap(battle, a, b) -> float:
-    return gap(footprint(battle, a), footprint(battle, b))
+    fa, fb = footprint(battle, a), footprint(battle, b)
+    return base_gap(battle, fa, fb)
+
+
+def base_gap(battle, fa, fb) -> float:
+    """gap(fa, fb), kept across versions (two bases' geometry alone: most stand still)."""
+    from . import ground
+    return ground.kept(battle, "gap", (fa, fb), lambda: gap(fa, fb))
 
 
 def engaged(battle, unit) -> bool:
