@@ -202,9 +202,11 @@ def near_line(battle, a, b, reach: float) -> list:
 def surely_hidden(battle, unit, targets) -> list:
     """For each target: does `sight_refusal(unit.pos, target.pos, ignore=(unit, target))`
     surely name a base in the way? (`sightlines.surely_crossed` with the scan's bounds:
-    centre to centre, blockers within the line's length + 8 of the shooter.) Only the
-    live bases near enough a line to touch it are asked: a base lies within its half
-    diagonal of its centre. False: "maybe not"."""
+    centre to centre, blockers within the line's length + 8 of the shooter.) The live
+    bases within the longest line + 8 are asked in one pass: the separating-axis test
+    itself passes over first every pair whose base is farther from the line than its
+    half diagonal (a numpy pass of its own over the pairs), so no other sifting pays.
+    False: "maybe not"."""
     from ...sightlines import surely_crossed_arrays
     if not targets:
         return []
@@ -217,25 +219,15 @@ def surely_hidden(battle, unit, targets) -> list:
     me = t.index.get(unit.id, -1)
     if me >= 0:
         keep[me] = False                    # the shooter is not in its own way
-    idx = np.flatnonzero(keep)              # then near a line, among those within reach
-    px, py = px[idx], py[idx]
-    tx = np.array([e[0] for e in ends])[:, None] - ax
-    ty = np.array([e[1] for e in ends])[:, None] - ay
-    l2 = tx * tx + ty * ty
-    # a line of no length (tx = ty = 0) gives s = 0 over any l2: 1 keeps it finite
-    s = np.clip((px * tx + py * ty) / np.where(l2 > 0, l2, 1.0), 0.0, 1.0)
-    dx, dy = px - s * tx, py - s * ty
-    margin = max_half_diagonal(battle) + 1e-5
-    idx = idx[(dx * dx + dy * dy <= margin * margin).any(axis=0)]
+    idx = np.flatnonzero(keep)
     if not len(idx):
         return [False] * len(targets)
     end_keys = [t.index.get(e.id, -2) for e in targets]
-    if len(idx) * len(targets) <= 32:       # a few pairs: plain floats beat numpy's calls
+    if len(idx) * len(targets) <= 24:       # a few pairs: plain floats beat numpy's calls
         return _crossed_few(unit.pos, ends, end_keys, idx.tolist(), t, 8.0)
-    hit = surely_crossed_arrays(
+    return surely_crossed_arrays(
         unit.pos, ends, np.array(end_keys), idx, t.x[idx], t.y[idx], t.fx[idx], t.fy[idx],
-        t.hd[idx], t.hf[idx], unit.pos, me, 8.0)
-    return [bool(h) for h in hit]
+        t.hd[idx], t.hf[idx], unit.pos, me, 8.0).tolist()
 
 
 def _crossed_few(origin, ends, end_keys, keys, t: Bases, reach_extra: float) -> list:

@@ -126,9 +126,10 @@ class Commander(OrdersCommander):
             off = ((way - u.facing + 180) % 360) - 180
             way = u.facing + max(-40, min(40, off))
         want = min(want, 7.0 if arm(u) != "cavalry" else 14.0)
-        lands_on_another = landing(b, u, want + 0.01)     # the spots' bases, gathered once
+        hx, hy = heading(way)
+        # the bases the spots (along one line) could land on, gathered once
+        lands_on_another = landing(b, u, (u.x + hx * want, u.y + hy * want))
         for k in (1.0, 0.6, 0.3):
-            hx, hy = heading(way)
             to = (round(u.x + hx * want * k, 2), round(u.y + hy * want * k, 2))
             for facing in (round(way) % 360, u.facing):
                 if lands_on_another(to, facing):   # the rules would refuse it

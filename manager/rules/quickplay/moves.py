@@ -119,6 +119,17 @@ def terrain_cost(battle, unit, start, end) -> tuple[float, str, bool]:
 
 
 def _terrain_cost(battle, unit, start, end) -> tuple[float, str, bool]:
+    from .clear_ground import box_of, clear
+    # the hull of both bases lies in their corners' box: clear of every lake, difficult
+    # or broken ground, stream, river and road, the move costs nothing, off any road
+    if clear(battle.battlefield, box_of(start.corners() + end.corners()),
+             IMPASSABLE + DIFFICULT + BROKEN, ("stream", "river"), road=True):
+        return 0.0, "", False
+    return measured_cost(battle, unit, start, end)
+
+
+def measured_cost(battle, unit, start, end) -> tuple[float, str, bool]:
+    """`terrain_cost` measured on the shapes (no box first)."""
     t = table_terrain(battle.battlefield)
     path = segment(start.centre, end.centre) if distance(start.centre, end.centre) > 1e-9 \
         else None
@@ -225,31 +236,41 @@ def overlap(a, b) -> bool:
 def lands_on_another(battle, unit, to, facing) -> bool:
     """Would the move end on another unit's base (ground_refusal refuses it)? The answer
     of `spatial.lands_on` (a live base within 10 inches that the end overlaps)."""
-    return landing(battle, unit, distance(unit.pos, to))(to, facing)
+    return landing(battle, unit, to)(to, facing)
 
 
-def landing(battle, unit, reach: float):
-    """`lands_on_another` for the unit's spots within `reach` of its centre, as a function
+def landing(battle, unit, far):
+    """`lands_on_another` for the unit's spots on the line from its centre to `far` (give
+    or take a hundredth of an inch: spots rounded to 0.01), as a function
     (to, facing) -> bool: the commander tries up to six spots along one line, so the
-    bases that could answer (within reach + 10 inches, by one numpy pass) are gathered
-    once, then each spot is judged in plain floats, the nearest base asked first (most
-    spots that land on a base land on the unit ahead). The same squared distances as
-    numpy's element-wise ones, so the same bases are asked as a pass per spot would."""
+    bases that could answer are gathered once by one numpy pass, those whose circle
+    could meet the circle of the unit's base somewhere on that line, then each spot is
+    judged in plain floats (the same squared distances as numpy's, element by element),
+    the nearest base asked first: most spots that land on a base land on the unit
+    ahead."""
     import numpy as np
     from .bases import bases
     t = bases(battle)
-    dx, dy = t.x - unit.x, t.y - unit.y
-    lim = reach + 10 + 1e-3                 # a base within 10 of a spot is within this
-    rows = np.flatnonzero(t.alive & (dx * dx + dy * dy <= lim * lim))
+    fp = footprint(battle, unit)
+    half = math.hypot(fp.frontage, fp.depth) / 2 + 1e-6 + 1e-5     # overlap's circles
+    px, py = t.x - unit.x, t.y - unit.y
+    dx, dy = far[0] - unit.x, far[1] - unit.y
+    l2 = dx * dx + dy * dy
+    if l2 > 0:
+        s = np.clip((px * dx + py * dy) / l2, 0.0, 1.0)
+        qx, qy = px - s * dx, py - s * dy
+    else:
+        qx, qy = px, py
+    lim = t.r + (half + 0.01 + 1e-3)      # a spot lies within 0.01 of the line
+    rows = np.flatnonzero(t.alive & (qx * qx + qy * qy <= lim * lim))
     near = list(zip(rows.tolist(), t.x[rows].tolist(), t.y[rows].tolist(),
                     t.r[rows].tolist()))
     form = unit.formation
+    ten = (10 + 1e-6) ** 2
 
     def lands(to, facing) -> bool:
         end = footprint(battle, unit, x=to[0], y=to[1], facing=facing, formation=form)
         ex, ey = end.x, end.y
-        half = math.hypot(end.frontage, end.depth) / 2 + 1e-6 + 1e-5    # overlap's circles
-        ten = (10 + 1e-6) ** 2
         hits = []
         for k, x, y, r in near:
             ddx, ddy = x - ex, y - ey

@@ -202,14 +202,18 @@ def by_table(battle, name: str, key, compute):
     return value
 
 
-def _terrain_sight(battle, a_xy, b_xy, line) -> str:
+def _terrain_sight(battle, a_xy, b_xy, line, boxes_first: bool = True) -> str:
+    from .clear_ground import box_of, clear
     t = table_terrain(battle.battlefield)
-    inside = t.length_inside(line, ("woods", "town"))
+    # a line (and its ends) in a box clear of woods and towns has none of them along it
+    wooded = not boxes_first or not clear(battle.battlefield, box_of((a_xy, b_xy)),
+                                          ("woods", "town"))
+    inside = t.length_inside(line, ("woods", "town")) if wooded else 0.0
     if inside > VISIBILITY_IN_WOODS + 1e-6:
         return f"{inside:.1f} inches of woods or buildings (sight is 3 inches in them)"
-    if battle.option("woods_visibility", "through") == "within" and line.length > \
-            VISIBILITY_IN_WOODS + 1e-6 and any(t.kinds_at_point(p) & {"woods", "town"}
-                                               for p in (a_xy, b_xy)):
+    if wooded and battle.option("woods_visibility", "through") == "within" and \
+            line.length > VISIBILITY_IN_WOODS + 1e-6 and \
+            any(t.kinds_at_point(p) & {"woods", "town"} for p in (a_xy, b_xy)):
         return (f"{line.length:.1f} inches apart, one of them in woods or buildings "
                 f"(sight is 3 inches in them)")
     blocked = t.sight_blocked(a_xy, b_xy, screens=(), skip=0.0)
