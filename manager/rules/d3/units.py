@@ -139,30 +139,11 @@ def ground_refusal(battle, unit, start: Footprint, end: Footprint, ignore=(),
                    charging: bool = False) -> str:
     """Why the unit may not go from start to end in a straight line ('' when it may);
     a charge may end touching enemies (the one it charges, and any beside it)."""
-    bf = battle.battlefield
-    # (the base's box is its polygon's bounds: the very test of footprint.inside)
-    minx, miny, maxx, maxy = box(end)
-    if not (minx >= -EPS and miny >= -EPS and maxx <= bf.width + EPS and
-            maxy <= bf.height + EPS):
-        return "the base would leave the table"
-    t = table_terrain(bf)
-    boxes = _boxes(bf)
     kind = utype(unit)
-    sweep = Sweep(start, end)
-    # a hull whose box meets no area's box touches none: the hull is not even built
-    crossed = t.kinds_at(sweep.hull) if _meets(sweep.box, boxes.areas) else ()
-    if "lake" in crossed or "marsh" in crossed:
-        return "marsh and lakes are impassable"
-    if "woods" in crossed and kind != "skirmishers":
-        return "only skirmishers enter woods"
-    if "rough" in crossed and kind not in ("infantry", "skirmishers"):
-        return "only infantry and skirmishers enter difficult ground"
-    if kind not in ("infantry", "cavalry") and _meets(box(end), boxes.towns) and \
-            t.covered(end.polygon(), ("town",)) >= 0.5:
-        return "only infantry and cavalry may end a move in a town"
-    why = _water(battle, unit, start, end)
+    why = _ground_memo(battle.battlefield).refusal(battle, unit, kind, start, end)
     if why:
         return why
+    sweep = Sweep(start, end)
     for o in _near_path(battle, start, end):
         if o.id == unit.id or o.id in ignore:
             continue
@@ -176,6 +157,79 @@ def ground_refusal(battle, unit, start: Footprint, end: Footprint, ignore=(),
                                                      or utype(o) == "skirmishers")):
             return f"{o.name} is in the way (only skirmishers pass through friends)"
     return ""
+
+
+def _terrain_refusal(battle, unit, kind, start: Footprint, end: Footprint) -> str:
+    """ground_refusal's part that reads the table alone: its edge, the area terrain the
+    swept ground meets, towns and water ('' when the ground lets the move go)."""
+    bf = battle.battlefield
+    # (the base's box is its polygon's bounds: the very test of footprint.inside)
+    minx, miny, maxx, maxy = box(end)
+    if not (minx >= -EPS and miny >= -EPS and maxx <= bf.width + EPS and
+            maxy <= bf.height + EPS):
+        return "the base would leave the table"
+    t = table_terrain(bf)
+    boxes = _boxes(bf)
+    sweep = box(start, end)
+    # a hull whose box meets no area's box touches none: the hull is not even built
+    crossed = t.kinds_at(Sweep(start, end).hull) if _meets(sweep, boxes.areas) else ()
+    if "lake" in crossed or "marsh" in crossed:
+        return "marsh and lakes are impassable"
+    if "woods" in crossed and kind != "skirmishers":
+        return "only skirmishers enter woods"
+    if "rough" in crossed and kind not in ("infantry", "skirmishers"):
+        return "only infantry and skirmishers enter difficult ground"
+    if kind not in ("infantry", "cavalry") and _meets(box(end), boxes.towns) and \
+            t.covered(end.polygon(), ("town",)) >= 0.5:
+        return "only infantry and cavalry may end a move in a town"
+    return _water(battle, unit, start, end)
+
+
+class _GroundMemo:
+    """_terrain_refusal's answers on one battlefield (immutable: the same bases and the
+    same options get the same answer in every battle version and every battle fought
+    over it, as in a balance run), by the unit's type, both bases and the two options
+    `_water` reads. Units held up ask the same moves turn after turn. Bounded."""
+
+    LIMIT = 100_000
+
+    def __init__(self, battlefield):
+        self.answers: dict = {}
+
+    def refusal(self, battle, unit, kind, start, end) -> str:
+        key = (kind, start, end, battle.option("artillery_streams"),
+               battle.option("bridge_crossing"))
+        why = self.answers.get(key)
+        if why is None:
+            if len(self.answers) >= self.LIMIT:
+                self.answers.clear()
+            why = self.answers[key] = _terrain_refusal(battle, unit, kind, start, end)
+        return why
+
+
+_ground_memo = per_battlefield(_GroundMemo)
+
+
+class _SightMemo:
+    """table_terrain's sight_blocked(a, b, skip=1.0) on one battlefield, by the line's
+    ends: shooters that stand ask the same lines turn after turn. Bounded."""
+
+    LIMIT = 100_000
+
+    def __init__(self, battlefield):
+        self.terrain, self.answers = table_terrain(battlefield), {}
+
+    def blocked(self, a, b) -> str:
+        key = (a, b)
+        why = self.answers.get(key)
+        if why is None:
+            if len(self.answers) >= self.LIMIT:
+                self.answers.clear()
+            why = self.answers[key] = self.terrain.sight_blocked(a, b, skip=1.0)
+        return why
+
+
+_sight_memo = per_battlefield(_SightMemo)
 
 
 def _near_path(battle, start: Footprint, end: Footprint) -> list:
@@ -259,7 +313,7 @@ def sight_refusal(battle, unit, target) -> str:
     for o in _crossing_line(battle, front, target.pos, line.length + 8, unit.pos):
         if o.id not in (unit.id, target.id) and footprint(battle, o).polygon().intersects(line):
             return f"{o.name} is in the way"
-    blocked = table_terrain(battle.battlefield).sight_blocked(unit.pos, target.pos, skip=1.0)
+    blocked = _sight_memo(battle.battlefield).blocked(unit.pos, target.pos)
     return f"{blocked} blocks the view" if blocked else ""
 
 

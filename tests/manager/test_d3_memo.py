@@ -1,0 +1,77 @@
+"""d3's answers kept per battlefield across battle versions (issue 17): the ground part of
+a move's refusal and the terrain part of a line of sight are the table's alone, so they
+are remembered by their inputs; they must answer as worked out afresh."""
+import sys
+from dataclasses import replace
+from pathlib import Path
+from types import MappingProxyType
+
+from test_d3_speed import _battle, _old_ground_refusal
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_d3_ground_memo_answers_each_battles_options():
+    """Two battles over the very same Hanau battlefield, one with the club options for
+    streams and bridges: every move of guns and horse about the water is answered as the
+    old ground_refusal answers it in that battle, asked in turn, so the second battle's
+    asks hit the first's remembered answers only where the options agree."""
+    from manager.footprint import heading
+    from manager.rules.d3.units import footprint, ground_refusal, utype
+    b = _battle("hanau").copy()
+    club = b.copy()
+    club.set_info(replace(club.info, options=MappingProxyType(dict(
+        club.info.options, artillery_streams="at_bridges", bridge_crossing="free"))))
+    assert club.battlefield is b.battlefield
+    movers = [next(u for u in b.live_units() if utype(u) == t) for t in ("artillery", "cavalry")]
+    differ = 0
+    for u in movers:
+        for x in range(2, 47, 3):
+            for y in range(2, 35, 3):
+                for way in (0, 90, 180, 270):
+                    hx, hy = heading(way)
+                    d = 6 if utype(u) == "artillery" else 12
+                    start = footprint(b, u, x=float(x), y=float(y), facing=way)
+                    end = footprint(b, u, x=x + hx * d, y=y + hy * d, facing=way)
+                    got = [ground_refusal(bt, u, start, end) for bt in (b, club, b, club)]
+                    want = [_old_ground_refusal(bt, u, start, end) for bt in (b, club)] * 2
+                    assert got == want, (u.id, x, y, way)
+                    differ += want[0] != want[1]
+    assert differ > 0          # the options do change some answers here
+
+
+def test_d3_memos_answer_as_afresh_in_play(monkeypatch):
+    """Three Austerlitz turns: every terrain refusal and every terrain line of sight the
+    memos answer equals the one worked out afresh, and many are answered from memory."""
+    from manager.autopilot import Autopilot
+    from manager.rules.d3 import units
+    from manager.session import Session
+    from manager.table_terrain import table_terrain
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_common import AUSTERLITZ, scenario
+    s = Session(scenario(AUSTERLITZ, "d3", seed=1, turns=3))
+    seen = {"ground": [0, 0], "sight": [0, 0]}
+    ground, sight = units._GroundMemo.refusal, units._SightMemo.blocked
+
+    def refusal(self, battle, unit, kind, start, end):
+        seen["ground"][(
+            (kind, start, end, battle.option("artillery_streams"),
+             battle.option("bridge_crossing")) in self.answers)] += 1
+        got = ground(self, battle, unit, kind, start, end)
+        assert got == units._terrain_refusal(battle, unit, kind, start, end)
+        return got
+
+    def blocked(self, a, b):
+        seen["sight"][(a, b) in self.answers] += 1
+        got = sight(self, a, b)
+        assert got == table_terrain(s.battle.battlefield).sight_blocked(a, b, skip=1.0)
+        return got
+
+    monkeypatch.setattr(units._GroundMemo, "refusal", refusal)
+    monkeypatch.setattr(units._SightMemo, "blocked", blocked)
+    ap = Autopilot(s)
+    ap.step()
+    while not s.battle.state.over and s.battle.state.turn <= 3:
+        ap.play_turn()
+    assert seen["ground"][1] > 100 and seen["sight"][1] > 100, seen
+    assert seen["ground"][0] > 100 and seen["sight"][0] > 50, seen
