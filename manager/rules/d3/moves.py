@@ -75,7 +75,7 @@ def surely_blocked(battle, unit, to, start=None, ignore=()) -> bool:
     k = abs(float(battle.option("frontage_scale", 1.0) or 1.0))
     mover = footprint(battle, unit)
     skirmishers = utype(unit) == "skirmishers"
-    if pivot and pivot_blocked(battle, unit, to, k, skirmishers):
+    if pivot and pivot_blocked(battle, unit, to):
         return True
     if min(mover.frontage, mover.depth) / 2 < DEEP:
         return False
@@ -91,7 +91,7 @@ def surely_blocked(battle, unit, to, start=None, ignore=()) -> bool:
 PIVOT_AREA = 2e-4   # square inches the pivoted base must share: twice Sweep.crosses' 1e-4
 
 
-def pivot_blocked(battle, unit, to, k=None, skirmishers=None) -> bool:
+def pivot_blocked(battle, unit, to) -> bool:
     """Does the unit's base, pivoted where it stands to face `to` (check_move_unit's
     `moving`, the first base of the swept ground), share more than PIVOT_AREA with a
     base it may not pass (an enemy; a friend, unless either is skirmishers)? The hull
@@ -104,23 +104,33 @@ def pivot_blocked(battle, unit, to, k=None, skirmishers=None) -> bool:
     d = distance(unit.pos, to)
     if d < 1e-9:
         return False
-    if k is None:
-        k = abs(float(battle.option("frontage_scale", 1.0) or 1.0))
-        skirmishers = utype(unit) == "skirmishers"
+    near = _pivot_neighbours(battle, unit)
+    if not near:
+        return False
     moving = footprint(battle, unit, facing=bearing(unit.pos, to))
     m = _frame(moving)
-    reach = math.hypot(moving.frontage, moving.depth) / 2 + HALF_DIAGONAL * k + 1e-6
-    for o in spatial.unit_grid(battle).within(unit.pos, reach):
-        if o.id == unit.id or (o.side == unit.side and (
-                skirmishers or utype(o) == "skirmishers")):
-            continue
+    for o, frame in near:
         if distance(o.pos, to) > d + 10:
             continue                       # (not among _near_path's units)
-        ofp = footprint(battle, o)
-        if convex.area_above(m, moving.x, moving.y, _frame(ofp), ofp.x, ofp.y,
-                             PIVOT_AREA):
+        if convex.area_above(m, moving.x, moving.y, frame, o.x, o.y, PIVOT_AREA):
             return True
     return False
+
+
+def _pivot_neighbours(battle, unit) -> list:
+    """[(unit, its base's frame)] of the bases the unit may not pass whose centre lies
+    within both half-diagonals of its own (any pivot of its base can meet only these),
+    once per battle version for the very unit record."""
+    def build():
+        k = abs(float(battle.option("frontage_scale", 1.0) or 1.0))
+        skirmishers = utype(unit) == "skirmishers"
+        own = footprint(battle, unit)
+        reach = math.hypot(own.frontage, own.depth) / 2 + HALF_DIAGONAL * k + 1e-6
+        return [(o, _frame(footprint(battle, o)))
+                for o in spatial.unit_grid(battle).within(unit.pos, reach)
+                if o.id != unit.id and not (o.side == unit.side and (
+                    skirmishers or utype(o) == "skirmishers"))]
+    return spatial.memo(battle, "d3.pivot_near", unit.id, (unit,), build)
 
 
 def _through(a, b, fp) -> bool:
