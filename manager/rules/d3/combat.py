@@ -20,6 +20,7 @@ from ...events import HitsTaken, MeleeResolved, UnitFired, UnitRetreated
 from ...footprint import (angle_between, aspect, bearing, distance, heading, inside, overlap,
                           point, slide)
 from ...odds import Dist, Odds, OddsLine
+from ...geometry import per_battlefield
 from ..common import Melee, charges_by_target, find_melee
 from .moves import own_unit
 from .tables import CHARGE_BONUS, FIRE_ARC, MOVE, RANGE, SHOT_MINUS
@@ -56,17 +57,44 @@ def _shot(battle, unit, target) -> Strike:
     t = utype(unit)
     need(t != "cavalry", "cavalry never shoot")
     fp, tfp = footprint(battle, unit), footprint(battle, target)
-    front = fp.front_centre()
-    if not in_town(battle, unit):
-        need(in_arc(battle, unit, fp, tfp, front),
-             f"{target.name} is outside the 45 degrees of {unit.name}'s front")
-    rng = tfp.polygon().distance(point(front))
+    arc, rng = _reach(battle, unit, fp, tfp)
+    need(arc, f"{target.name} is outside the 45 degrees of {unit.name}'s front")
     need(rng <= RANGE[t] + 1e-6, f"{target.name} is {rng:.1f} inches away; {unit.name} "
          f"reaches {RANGE[t]}")
     if battle.option("line_of_sight", "blocked") != "none":
         why = sight_refusal(battle, unit, target)
         need(not why, f"{unit.name} cannot see {target.name}: {why}")
     return Strike(SHOT_MINUS[t] + (1 if in_cover(battle, target) else 0))
+
+
+class _ReachMemo:
+    """(in arc or in a town, range) of a shot on one battlefield, by the two bases and
+    the option `fire_arc`: the table's and the bases' alone, so shooters and targets
+    that stand are not measured again in later battle versions (or battles over the
+    same ground). Bounded."""
+
+    LIMIT = 100_000
+
+    def __init__(self, battlefield):
+        self.answers: dict = {}
+
+
+_reach_memo = per_battlefield(_ReachMemo)
+
+
+def _reach(battle, unit, fp, tfp) -> tuple:
+    """(may the unit's arc take in the target: in arc, or the shooter in a town; the
+    range from its front centre to the nearest part of the target's base)."""
+    answers = _reach_memo(battle.battlefield).answers
+    key = (fp, tfp, battle.option("fire_arc", "any_part"))
+    hit = answers.get(key)
+    if hit is None:
+        front = fp.front_centre()
+        arc = in_town(battle, unit) or in_arc(battle, unit, fp, tfp, front)
+        if len(answers) >= _ReachMemo.LIMIT:
+            answers.clear()
+        hit = answers[key] = (arc, tfp.polygon().distance(point(front)))
+    return hit
 
 
 def in_arc(battle, unit, fp, tfp, front) -> bool:

@@ -294,13 +294,37 @@ def _water(battle, unit, start, end) -> str:
 
 
 def in_cover(battle, unit) -> bool:
-    return spatial.memo(battle, "d3.in_cover", unit.id, (unit,), lambda: table_terrain(
-        battle.battlefield).covered(footprint(battle, unit).polygon(), ("woods", "town")) >= 0.5)
+    return _covered(battle, footprint(battle, unit), ("woods", "town"))
 
 
 def in_town(battle, unit) -> bool:
-    return spatial.memo(battle, "d3.in_town", unit.id, (unit,), lambda: table_terrain(
-        battle.battlefield).covered(footprint(battle, unit).polygon(), ("town",)) >= 0.5)
+    return _covered(battle, footprint(battle, unit), ("town",))
+
+
+class _CoverMemo:
+    """Is at least half a base in these kinds of area? On one battlefield, by the base
+    (the same answer in every battle version and battle over that ground). Bounded."""
+
+    LIMIT = 100_000
+
+    def __init__(self, battlefield):
+        self.terrain, self.answers = table_terrain(battlefield), {}
+
+    def covered(self, fp, kinds) -> bool:
+        key = (fp, kinds)
+        hit = self.answers.get(key)
+        if hit is None:
+            if len(self.answers) >= self.LIMIT:
+                self.answers.clear()
+            hit = self.answers[key] = self.terrain.covered(fp.polygon(), kinds) >= 0.5
+        return hit
+
+
+_cover_memo = per_battlefield(_CoverMemo)
+
+
+def _covered(battle, fp, kinds) -> bool:
+    return _cover_memo(battle.battlefield).covered(fp, kinds)
 
 
 def on_hilltop(battle, unit) -> bool:
