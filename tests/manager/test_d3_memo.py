@@ -75,3 +75,78 @@ def test_d3_memos_answer_as_afresh_in_play(monkeypatch):
         ap.play_turn()
     assert seen["ground"][1] > 100 and seen["sight"][1] > 100, seen
     assert seen["ground"][0] > 100 and seen["sight"][0] > 50, seen
+
+
+def test_d3_shot_reach_and_cover_memos_answer_as_afresh_in_play(monkeypatch):
+    """Three Austerlitz turns: every shot's arc and range, and every cover and town
+    answer, from memory or not, equal the plain measures (the wedge, shapely's distance,
+    the covered fraction), and many come from memory."""
+    from manager.autopilot import Autopilot
+    from manager.footprint import point
+    from manager.rules.d3 import combat, units
+    from manager.session import Session
+    from manager.table_terrain import table_terrain
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_common import AUSTERLITZ, scenario
+    s = Session(scenario(AUSTERLITZ, "d3", seed=1, turns=3))
+    seen = {"reach": [0, 0], "cover": [0, 0]}
+    reach, covered = combat._reach, units._CoverMemo.covered
+
+    def checked_reach(battle, unit, fp, tfp):
+        answers = combat._reach_memo(battle.battlefield).answers
+        seen["reach"][(fp, tfp, battle.option("fire_arc", "any_part")) in answers] += 1
+        got = reach(battle, unit, fp, tfp)
+        front = fp.front_centre()
+        town = table_terrain(battle.battlefield).covered(fp.polygon(), ("town",)) >= 0.5
+        assert got == (town or combat.in_arc(battle, unit, fp, tfp, front),
+                       tfp.polygon().distance(point(front)))
+        return got
+
+    def checked_cover(self, fp, kinds):
+        seen["cover"][(fp, kinds) in self.answers] += 1
+        got = covered(self, fp, kinds)
+        assert got == (table_terrain(s.battle.battlefield).covered(fp.polygon(), kinds) >= 0.5)
+        return got
+
+    monkeypatch.setattr(combat, "_reach", checked_reach)
+    monkeypatch.setattr(units._CoverMemo, "covered", checked_cover)
+    ap = Autopilot(s)
+    ap.step()
+    while not s.battle.state.over and s.battle.state.turn <= 3:
+        ap.play_turn()
+    assert seen["reach"][1] > 100 and seen["reach"][0] > 100, seen
+    assert seen["cover"][1] > 100 and seen["cover"][0] > 20, seen
+
+
+def test_d3_shot_reach_memo_keeps_each_fire_arc_option():
+    """Two battles over the same Austerlitz battlefield, `fire_arc` any_part and centre:
+    each battle's shots are refused or passed as its own option says, asked in turn."""
+    from manager.errors import IllegalAction
+    from manager.rules.d3 import combat
+    from manager.rules.d3.units import utype
+    b = _battle("austerlitz").copy()
+    other = b.copy()
+    other.set_info(replace(other.info, options=MappingProxyType(dict(
+        other.info.options, fire_arc="centre"))))
+    assert other.battlefield is b.battlefield
+    shooters = [u for u in b.live_units() if utype(u) != "cavalry"][:40]
+
+    def answers(bt):
+        out = []
+        for u in shooters:
+            for e in bt.live_units(bt.enemy_of(u.side)):
+                try:
+                    combat._shot(bt, bt.units[u.id], e)
+                    out.append("")
+                except IllegalAction as why:
+                    out.append(str(why))
+        return out
+
+    plain = []
+    for bt in (b, other):
+        combat._reach_memo(bt.battlefield).answers.clear()
+        plain.append(answers(bt))
+    assert plain[0] != plain[1]                 # the option changes some answers here
+    combat._reach_memo(b.battlefield).answers.clear()
+    assert [answers(bt) for bt in (b, other, b, other)] == plain * 2
+
