@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+
+import numpy as np
 from fractions import Fraction
 
 from ... import spatial
+from ...spatial import SLACK
 from ...actions import need
 from ...errors import IllegalAction
 from ...events import HitsTaken, MeleeResolved, UnitFired, UnitRetreated
@@ -134,24 +137,44 @@ def shooter_refusal(battle, unit) -> str:
 
 def in_range_candidates(battle, unit, enemies_reach: float, side: str) -> list:
     """[e for e in near(unit.pos, enemies_reach, side) if not surely_out_of_range(e)],
-    the same list in the same order, asked of the few enemies whose centre is within
-    the longest range + the table's largest half-diagonal of the unit's front centre
-    (every other is surely out of range)."""
-    from .units import HALF_DIAGONAL
+    the same list in the same order. Every enemy is judged at once on the index's
+    arrays (both distances against both bounds); only those within a hair (SLACK) of a
+    bound are judged again by the plain floats. (An enemy not surely out of range lies
+    within the range + its half-diagonal of the front centre, so within the near-scan's
+    reach of it: that scan need not be asked.)"""
     if utype(unit) == "cavalry":
         return []
-    k = abs(float(battle.option("frontage_scale", 1.0) or 1.0))
+    g = spatial.unit_grid(battle, side)
+    if not g.units:
+        return []
+    half = _halves(battle, side)
     front = footprint(battle, unit).front_centre()
     r = RANGE[utype(unit)]
-    out = []
-    for e in near(battle, front, r + HALF_DIAGONAL * k + 1.0, side):
-        if distance(e.pos, unit.pos) > enemies_reach:
-            continue
-        tfp = footprint(battle, e)               # surely_out_of_range, its very floats
-        if distance(front, tfp.centre) > r + math.hypot(tfp.frontage, tfp.depth) / 2 + 2e-6:
-            continue
+    du = np.hypot(g.xs - unit.x, g.ys - unit.y)
+    df = np.hypot(g.xs - front[0], g.ys - front[1])
+    lim = r + half + 2e-6
+    sure = (du <= enemies_reach - SLACK) & (df <= lim - SLACK)
+    keep = (du <= enemies_reach + SLACK) & (df <= lim + SLACK)
+    units, out = g.units, []
+    for k in keep.nonzero()[0].tolist():
+        e = units[k]
+        if not sure[k]:                          # at a border: the plain test's floats
+            if distance(e.pos, unit.pos) > enemies_reach:
+                continue
+            tfp = footprint(battle, e)
+            if distance(front, tfp.centre) > r + math.hypot(tfp.frontage, tfp.depth) / 2 + 2e-6:
+                continue
         out.append(e)
     return out
+
+
+def _halves(battle, side) -> np.ndarray:
+    """Half the diagonal of every base of `side`, in its index's order, once a version."""
+    def build():
+        half = spatial.half_diagonals(battle, footprint)
+        units = spatial.unit_grid(battle, side).units
+        return np.fromiter((half[u.id] for u in units), float, len(units))
+    return battle.cached(("d3.halves", side), build)
 
 
 def surely_out_of_range(battle, unit, target) -> bool:
