@@ -81,9 +81,12 @@ class Dist:
         out = [0] * size
         for p, d in parts:
             p = Fraction(p)
+            # p * w * denom / total is a whole number (denom is a multiple of p's
+            # denominator times total): the same integer without Fraction arithmetic
+            scale = p.numerator * (denom // (p.denominator * d.total))
             for k, w in enumerate(d.weights):
                 if w:
-                    out[k] += int(p * w * denom / d.total)
+                    out[k] += scale * w
         return cls(out, denom)
 
     def p(self, k: int) -> Fraction:
