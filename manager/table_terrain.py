@@ -56,6 +56,7 @@ class TableTerrain:
         self._hill_boxes = [shape.bounds for _, shape in self.hill_shapes]
         roads = [g for _, g in self.lines.get("road", [])]
         self.road = unary_union(roads).buffer(ROAD_WIDTH) if roads else None
+        self._road = prep(self.road) if roads else None  # (the same predicate, indexed)
 
     # ---- where things stand ------------------------------------------------------------
     def kinds_at(self, shape) -> frozenset:
@@ -135,7 +136,7 @@ class TableTerrain:
 
     def along_road(self, path: LineString) -> bool:
         """Does the whole move run on a road (within ROAD_WIDTH of its line)?"""
-        return self.road is not None and self.road.contains(path)
+        return self._road is not None and self._road.contains(path)
 
     # ---- seeing ---------------------------------------------------------------------------
     def sight_blocked(self, a, b, screens=("woods", "town"), skip: float = 0.0) -> str:

@@ -1,8 +1,9 @@
 """The open table's terrain answers with its pre-checks as without them (issue 17): a
 shape wholly inside an area is in it, a path meeting no piece of an area has no length
 inside it, a piece or hill whose box misses a line cannot block it, a point outside a
-hill's box is not on it. Each compared with the plain code (kept below) on random
-shapes over Austerlitz's terrain and on every call of inch-ruleset turns in play."""
+hill's box is not on it, a path on a road asked of the prepared road. Each compared
+with the plain code (kept below) on random shapes over Austerlitz's terrain and on
+every call of inch-ruleset turns in play."""
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -30,6 +31,10 @@ def plain_length_inside(t, path, kinds):
     from shapely.ops import unary_union
     shapes = [t.areas[k] for k in kinds if k in t.areas]
     return path.intersection(unary_union(shapes)).length if shapes else 0.0
+
+
+def plain_along_road(t, path):
+    return t.road is not None and t.road.contains(path)
 
 
 def plain_level(t, xy):
@@ -80,6 +85,7 @@ def test_terrain_pre_checks_answer_as_the_plain_code(x, y, f, front, depth, bx, 
     path = segment((x, y), (bx, by))
     assert t.length_inside(path, kinds) == plain_length_inside(t, path, kinds)
     assert t.level((x, y)) == plain_level(t, (x, y))
+    assert t.along_road(path) == plain_along_road(t, path)
     for screens in (("woods", "town"), ("woods",)):
         assert t.sight_blocked((x, y), (bx, by), screens, skip) == \
             plain_sight_blocked(t, (x, y), (bx, by), screens, skip)
@@ -104,6 +110,10 @@ def test_terrain_pre_checks_are_not_vacuous():
         p = hill.representative_point()
         assert t.level((p.x, p.y)) == plain_level(t, (p.x, p.y)) >= lvl > 0
     assert t.level((-50.0, -50.0)) == 0
+    road = t.road.representative_point()
+    on = segment((road.x, road.y), (road.x, road.y + 1e-3))
+    assert t.along_road(on) and plain_along_road(t, on)
+    assert not t.along_road(away) and not plain_along_road(t, away)
 
 
 def test_terrain_answers_in_play_are_the_plain_ones(monkeypatch):
@@ -114,9 +124,11 @@ def test_terrain_answers_in_play_are_the_plain_ones(monkeypatch):
     from bench_common import scenario
     from manager.autopilot import Autopilot
     from manager.session import Session
-    calls = {"kinds_at": 0, "length_inside": 0, "level": 0, "sight_blocked": 0}
+    calls = {"kinds_at": 0, "length_inside": 0, "level": 0, "sight_blocked": 0,
+             "along_road": 0}
     plain = {"kinds_at": plain_kinds_at, "length_inside": plain_length_inside,
-             "level": plain_level, "sight_blocked": plain_sight_blocked}
+             "level": plain_level, "sight_blocked": plain_sight_blocked,
+             "along_road": plain_along_road}
     for name in calls:
         fast = getattr(TableTerrain, name)
 
