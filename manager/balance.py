@@ -10,6 +10,8 @@ random numbers: the settings are compared on identical dice streams where they a
 """
 from __future__ import annotations
 
+import contextlib
+import gc
 import hashlib
 import math
 import os
@@ -109,22 +111,50 @@ def run_jobs(jobs: list, workers: int | None = None, cluster: str | None = None,
     workers = max(1, min(workers or os.cpu_count() or 1, len(jobs)))
     if workers == 1:
         out = []
-        for job in jobs:
-            out.append(run_job(job))
-            tick()
+        with battle_gc():
+            for job in jobs:
+                out.append(run_job(job))
+                tick()
         return out
     import multiprocessing as mp
     # fork shares the parsed modules with the workers (no re-import per worker); spawn
     # where fork is unsafe (other threads running) or unavailable
     method = "fork" if (sys.platform == "linux" and threading.active_count() == 1) else "spawn"
     out = []
-    with mp.get_context(method).Pool(workers) as pool:
+    with mp.get_context(method).Pool(workers, initializer=_worker_gc) as pool:
         # a few battles per message: less traffic, and still balanced across workers
         chunk = max(1, min(4, len(jobs) // (workers * 8)))
         for r in pool.imap(run_job, jobs, chunksize=chunk):
             out.append(r)
             tick()
     return out
+
+
+# Garbage collection while battles are fought: a battle allocates millions of small
+# records and tuples, nearly all freed by reference counting, so the default first
+# generation (700 allocations) collects ~10 times a turn and the full collections scan
+# every cached base; fewer, larger collections cost a whole battle ~2% less CPU. The
+# collector decides nothing a battle computes, so results are the same.
+BATTLE_GC = (20_000, 20, 20)
+
+
+@contextlib.contextmanager
+def battle_gc():
+    """The battle collection thresholds, put back afterwards (a run in the caller's own
+    process: the CLI's single core, tests)."""
+    before = gc.get_threshold()
+    gc.set_threshold(*BATTLE_GC)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
+def _worker_gc() -> None:
+    """A pool worker: everything inherited at the fork (modules, the parsed scenario) is
+    never garbage: left out of every collection; then the battle thresholds."""
+    gc.freeze()
+    gc.set_threshold(*BATTLE_GC)
 
 
 def _on_cluster(address: str, jobs: list, tick, connect_timeout: float = 30) -> list[dict]:

@@ -89,3 +89,19 @@ def test_grid_values_are_typed():
     assert bal.parse_grid("fire_arc=45, 60") == ("fire_arc", [45, 60])
     assert bal.parse_grid("formations=true,false") == ("formations", [True, False])
     assert bal.parse_grid("army_morale=half,all") == ("army_morale", ["half", "all"])
+
+
+def test_battles_run_with_the_battle_gc_thresholds_and_the_callers_come_back(monkeypatch):
+    """Fewer, larger collections while battles are fought (the same reports as under the
+    default collector), and a run in the caller's process puts its thresholds back."""
+    import gc
+    seen = []
+    real = bal.run_job
+    monkeypatch.setattr(bal, "run_job", lambda job: seen.append(gc.get_threshold()) or real(job))
+    before = gc.get_threshold()
+    sc = bal.read_scenario(SKIRMISH, "quickplay")
+    jobs = [(sc, 1, 2), (sc, 2, 2)]
+    tuned = bal.run_jobs(jobs, workers=1)
+    assert seen == [bal.BATTLE_GC] * 2 and gc.get_threshold() == before
+    plain = [real(job) for job in jobs]                 # the default collector
+    assert tuned == plain
