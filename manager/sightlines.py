@@ -75,21 +75,21 @@ def _hits(ax, ay, tx, ty, lengths, ox, oy, fx, fy, hd, hf, ok, centre_within):
     arithmetic as on the whole table of pairs, so the same answers)."""
     m = MARGIN
     cx, cy = ox - ax, oy - ay                       # blockers' centres from the origin
-    with np.errstate(invalid="ignore", divide="ignore"):
+    with np.errstate(invalid="ignore", divide="ignore"):     # (one context: it is slow)
         nx, ny = -ty / lengths, tx / lengths
-    off = cx[None, :] * nx[:, None] + cy[None, :] * ny[:, None]
-    e, k = (ok & (np.abs(off) < np.hypot(hd, hf)[None, :] + m)).nonzero()
-    out = np.zeros(len(tx), dtype=bool)
-    if not len(e):
-        return out
-    tx, ty, lengths, nx, ny = tx[e], ty[e], lengths[e], nx[e], ny[e]
-    cx, cy, fx, fy, hd, hf = cx[k], cy[k], fx[k], fy[k], hd[k], hf[k]
-    hit = np.ones(len(e), dtype=bool)
-    if centre_within is not None:                   # centre to segment distance
-        with np.errstate(invalid="ignore", divide="ignore"):
-            t = np.clip((cx * tx + cy * ty) / (lengths ** 2), 0.0, 1.0)
-        d = np.hypot(t * tx - cx, t * ty - cy)
-        hit &= d < centre_within - m
+        off = cx[None, :] * nx[:, None] + cy[None, :] * ny[:, None]
+        e, k = (ok & (np.abs(off) < np.hypot(hd, hf)[None, :] + m)).nonzero()
+        out = np.zeros(len(tx), dtype=bool)
+        if not len(e):
+            return out
+        tx, ty, lengths, nx, ny = tx[e], ty[e], lengths[e], nx[e], ny[e]
+        cx, cy, fx, fy, hd, hf = cx[k], cy[k], fx[k], fy[k], hd[k], hf[k]
+        hit = lengths > m
+        if centre_within is not None:               # centre to segment distance
+            # (np.clip is minimum(maximum()): the same floats, NaN kept, without its wrapper)
+            t = np.minimum(np.maximum((cx * tx + cy * ty) / (lengths ** 2), 0.0), 1.0)
+            d = np.hypot(t * tx - cx, t * ty - cy)
+            hit &= d < centre_within - m
 
     def overlaps(ux, uy, half):                     # projections on the base's axis (ux, uy)
         s = tx * ux + ty * uy
@@ -98,8 +98,9 @@ def _hits(ax, ay, tx, ty, lengths, ox, oy, fx, fy, hd, hf, ok, centre_within):
         return (lo < c + half - m) & (hi > c - half + m)
 
     rx, ry = -fy, fx
-    hit &= overlaps(fx, fy, hd) & overlaps(rx, ry, hf)
+    hit &= overlaps(fx, fy, hd)
+    hit &= overlaps(rx, ry, hf)
     reach = np.abs(fx * nx + fy * ny) * hd + np.abs(rx * nx + ry * ny) * hf
-    hit &= (np.abs(cx * nx + cy * ny) < reach - m) & (lengths > m)
+    hit &= np.abs(cx * nx + cy * ny) < reach - m
     out[e[hit]] = True
     return out

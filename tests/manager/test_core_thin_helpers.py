@@ -6,6 +6,7 @@ import math
 import pickle
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -127,3 +128,75 @@ def test_live_units_follow_units_hit_gone_arrived_and_put_back():
     b.update_unit(second, x=0.5)
     b.restore(snap)
     same_live(b)
+
+
+# ---- sightlines._hits without np.clip, np.ones and a second errstate -------------------------
+def plain_hits(ax, ay, tx, ty, lengths, ox, oy, fx, fy, hd, hf, ok, centre_within):
+    """sightlines._hits as it was written before (the reference)."""
+    m = 1e-6
+    cx, cy = ox - ax, oy - ay
+    with np.errstate(invalid="ignore", divide="ignore"):
+        nx, ny = -ty / lengths, tx / lengths
+    off = cx[None, :] * nx[:, None] + cy[None, :] * ny[:, None]
+    e, k = (ok & (np.abs(off) < np.hypot(hd, hf)[None, :] + m)).nonzero()
+    out = np.zeros(len(tx), dtype=bool)
+    if not len(e):
+        return out
+    tx, ty, lengths, nx, ny = tx[e], ty[e], lengths[e], nx[e], ny[e]
+    cx, cy, fx, fy, hd, hf = cx[k], cy[k], fx[k], fy[k], hd[k], hf[k]
+    hit = np.ones(len(e), dtype=bool)
+    if centre_within is not None:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            t = np.clip((cx * tx + cy * ty) / (lengths ** 2), 0.0, 1.0)
+        d = np.hypot(t * tx - cx, t * ty - cy)
+        hit &= d < centre_within - m
+
+    def overlaps(ux, uy, half):
+        s = tx * ux + ty * uy
+        c = cx * ux + cy * uy
+        lo, hi = np.minimum(s, 0.0), np.maximum(s, 0.0)
+        return (lo < c + half - m) & (hi > c - half + m)
+
+    rx, ry = -fy, fx
+    hit &= overlaps(fx, fy, hd) & overlaps(rx, ry, hf)
+    reach = np.abs(fx * nx + fy * ny) * hd + np.abs(rx * nx + ry * ny) * hf
+    hit &= (np.abs(cx * nx + cy * ny) < reach - m) & (lengths > m)
+    out[e[hit]] = True
+    return out
+
+
+near = st.floats(-30, 30, allow_nan=False) | st.sampled_from([0.0, 1e-7, 2.0])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(near, near), min_size=1, max_size=6),
+       st.lists(st.tuples(near, near, st.floats(0, 360), st.floats(0.1, 8), st.floats(0.1, 4)),
+                min_size=1, max_size=8),
+       st.none() | st.floats(0, 10), st.integers(0, 2 ** 30))
+def test_hits_are_the_plain_ones(ends, bases, centre_within, mask):
+    from manager import sightlines
+    tx = np.array([e[0] for e in ends])                     # a zero-length line included
+    ty = np.array([e[1] for e in ends])
+    lengths = np.hypot(tx, ty)
+    ox, oy, f, depth, front = (np.array(c, dtype=float) for c in zip(*bases))
+    fx, fy = np.sin(np.radians(f)), -np.cos(np.radians(f))
+    ok = np.array([[(mask >> (i * len(bases) + j)) & 1 == 0 for j in range(len(bases))]
+                   for i in range(len(ends))], dtype=bool)
+    args = (0.0, 0.0, tx, ty, lengths, ox, oy, fx, fy, depth / 2, front / 2, ok, centre_within)
+    assert sightlines._hits(*args).tolist() == plain_hits(*args).tolist()
+
+
+def test_hits_see_a_base_squarely_across_a_line_and_not_one_beside_it():
+    from manager import sightlines
+    tx, ty = np.array([20.0, 20.0]), np.array([0.0, 0.0])
+    ox, oy = np.array([10.0, 10.0]), np.array([0.0, 9.0])   # across, and well beside
+    fx, fy = np.array([0.0, 0.0]), np.array([-1.0, -1.0])
+    ok = np.ones((2, 2), dtype=bool)
+    for within in (None, 4.5):
+        args = (0.0, 0.0, tx, ty, np.hypot(tx, ty), ox, oy, fx, fy, np.array([1.0, 1.0]),
+                np.array([3.0, 3.0]), ok, within)
+        assert sightlines._hits(*args).tolist() == plain_hits(*args).tolist() == [True, True]
+        ok2 = ok.copy()
+        ok2[:, 0] = False                                    # only the base beside
+        args = args[:11] + (ok2, within)
+        assert sightlines._hits(*args).tolist() == plain_hits(*args).tolist() == [False, False]
