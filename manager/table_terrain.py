@@ -158,13 +158,14 @@ class TableTerrain:
         if length <= 2 * skip:
             return ""
         inner = LineString([line.interpolate(skip), line.interpolate(length - skip)])
-        pa, pb = point(a), point(b)
+        ends = None                     # the two end points, built only when asked
         # (a piece or hill whose box misses the line's cannot meet any part of it)
         for (kind, shape, prepared), (_, bounds) in zip(self.pieces, self._boxes):
-            # a wood or town blocks what lies beyond it, not the units standing in it
-            if kind in screens and _meets(bounds, box) and prepared.intersects(inner) and not (
-                    prepared.contains(pa) or prepared.contains(pb)):
-                if shape.intersection(inner).length > 1e-3:
+            if kind in screens and _meets(bounds, box) and prepared.intersects(inner):
+                ends = ends or (point(a), point(b))
+                # a wood or town blocks what lies beyond it, not the units standing in it
+                if not (prepared.contains(ends[0]) or prepared.contains(ends[1])) and \
+                        shape.intersection(inner).length > 1e-3:
                     return kind
         top = max(self.level(a), self.level(b))
         for (lvl, shape), bounds in zip(self.hill_shapes, self._hill_boxes):
