@@ -371,3 +371,80 @@ def test_boxes_see_the_features_they_must():
     across = footprint(b, u, x=22, y=30, facing=90)
     assert _terrain_cost(b, u, start, across)[0] >= 3                    # the stream's cost
     assert "woods or buildings" in _terrain_sight(b, (28, 12), (36, 12), segment((28, 12), (36, 12)))
+
+
+def test_a_bent_road_is_boxed_piece_by_piece():
+    """A road bent at a corner: ground beside either leg is on its box, ground inside
+    the bend (within the road's whole box) is not, and moves there measure alike."""
+    from builders import piece, polyline
+    from manager.rules.quickplay.clear_ground import clear
+    from manager.rules.quickplay.moves import _terrain_cost, measured_cost
+    from manager.rules.quickplay.units import footprint
+    b = build_table([piece("a", "blue", "line_infantry", (8, 28))], "quickplay",
+                    terrain=[polyline("road", (0.5, 10), (24, 10), (24, 35.5))])
+    bf = b.battlefield
+    assert not clear(bf, (23.5, 30, 24.5, 31), road=True)       # on the second leg
+    assert not clear(bf, (10, 10.5, 11, 11.5), road=True)       # beside the first
+    assert clear(bf, (6, 26, 10, 30), road=True)                 # inside the bend
+    u = b.units["a"]
+    for to in ((8, 22), (20, 28), (24, 28), (8, 11)):
+        start, end = footprint(b, u), footprint(b, u, x=to[0], y=to[1])
+        assert _terrain_cost(b, u, start, end) == measured_cost(b, u, start, end)
+
+
+def old_size(unit, formation, k):
+    """`units._footprint`'s sizes as they were worked out for every call."""
+    import math
+    from manager.rules.quickplay.tables import BASE, RANKS
+    from manager.rules.quickplay.units import arm, is_skirmish
+    a = arm(unit)
+    w, d = BASE[a]
+    if a == "artillery":
+        return w * k, d * k
+    deep = 1 if is_skirmish(unit) else RANKS.get(formation or unit.formation, 2)
+    wide = math.ceil(unit.max_hits / deep)
+    spread = 2.0 if is_skirmish(unit) else 1.0
+    return wide * w * spread * k, deep * d * k
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.sampled_from(sorted(__import__("manager.rules.quickplay.tables",
+                                         fromlist=["PROFILES"]).PROFILES)),
+       st.sampled_from(["line", "column", "skirmish", "limbered"]),
+       st.sampled_from([None, "line", "column"]), st.integers(1, 40),
+       st.sampled_from([1.0, 0.5, 2.0, 1.5]))
+def test_base_sizes_worked_out_once_are_the_sizes(kind, form, asked, figures, scale):
+    from manager.model.forces import evolve
+    from manager.rules.quickplay.units import _footprint
+    from builders import piece
+    b = build_table([piece("a", "blue", "line_infantry", (20, 20))], "quickplay",
+                    options={"base_scale": scale})
+    u = evolve(b.units["a"], kind=kind, formation=form, max_hits=figures, hits=figures)
+    for _ in range(2):
+        fp = _footprint(b, u, 3.0, 4.0, 90, asked)
+        assert (fp.frontage, fp.depth) == old_size(u, asked, scale)
+        assert (fp.x, fp.y, fp.facing) == (3.0, 4.0, 90)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data(), st.integers(2, 14), st.floats(-3, 3), st.floats(-3, 3),
+       st.sampled_from([0.5, 1, 2]), st.sampled_from(["lost", "stop"]))
+def test_a_retreat_asks_only_the_bases_beside_its_way(data, n, dx, dy, moves, at_edge):
+    """A retreat (toward another unit, give or take) stops at the same spot, or leaves
+    the table alike, when only the bases that could meet it somewhere on its way are
+    asked at each half inch as when all the near ones were."""
+    from manager.rules.quickplay import combat
+    b = crowd(data, n)
+    u, o = b.live_units("blue")[0], b.live_units("red")[0]
+    away = (2 * u.x - o.x + dx, 2 * u.y - o.y + dy)      # so it retreats toward o
+    if away == u.pos:
+        return
+    kept, every = b.copy(), b.copy()
+    combat.retreat(kept, u.id, away, moves, [], at_edge=at_edge)
+    real = combat._beside
+    combat._beside = lambda battle, unit, hx, hy, inches, others: others
+    try:
+        combat.retreat(every, u.id, away, moves, [], at_edge=at_edge)
+    finally:
+        combat._beside = real
+    assert kept.units[u.id] == every.units[u.id]

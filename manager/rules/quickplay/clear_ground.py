@@ -22,7 +22,10 @@ class FeatureBoxes:
         self.areas: dict[str, list] = {}
         for kind, shape, _ in t.pieces:
             self.areas.setdefault(kind, []).append(shape.bounds)
-        self.lines = {kind: [g.bounds for _, g in found] for kind, found in t.lines.items()}
+        # a line by the boxes of its straight pieces (a long road's one box would
+        # cover half the table): whatever meets the line meets one of them
+        self.lines = {kind: [_box(p, q) for _, g in found for p, q in _pieces(g)]
+                      for kind, found in t.lines.items()}
         # each road's line widened by the road's width: the ground counted as on a road
         # is the union of these (a path on it has its every point in one of them)
         w = ROAD_WIDTH
@@ -31,6 +34,15 @@ class FeatureBoxes:
 
 
 feature_boxes = per_battlefield(FeatureBoxes)
+
+
+def _pieces(line) -> list:
+    parts = getattr(line, "geoms", [line])          # a multi-line: each of its lines
+    return [pq for part in parts for pq in zip(part.coords[:-1], part.coords[1:])]
+
+
+def _box(p, q) -> tuple:
+    return min(p[0], q[0]), min(p[1], q[1]), max(p[0], q[0]), max(p[1], q[1])
 
 
 def _meets(p, q) -> bool:

@@ -233,7 +233,8 @@ def retreat(battle, uid: str, away_xy, moves: float, events: list, face_enemy=Tr
     way = bearing(away_xy, unit.pos) if tuple(away_xy) != unit.pos else (unit.facing + 180) % 360
     hx, hy = heading(way)
     facing = round((way + 180) % 360) if face_enemy else round(way) % 360
-    others = [o for o in near(battle, unit.pos, inches + 12) if o.id != uid]
+    others = _beside(battle, unit, hx, hy, inches,
+                     [o for o in near(battle, unit.pos, inches + 12) if o.id != uid])
     bf = battle.battlefield
 
     def stop(fp) -> str:
@@ -255,6 +256,23 @@ def retreat(battle, uid: str, away_xy, moves: float, events: list, face_enemy=Tr
     moved_with(battle, unit, x, y)
     battle.update_unit(uid, x=x, y=y, facing=facing % 360, fell_back=True)
     events.append(UnitRetreated(unit.name, (round(x, 1), round(y, 1))))
+
+
+def _beside(battle, unit, hx, hy, inches: float, others: list) -> list:
+    """Those of `others` whose base could overlap the unit's somewhere on its way
+    (`inches` along the unit vector hx, hy): overlap's own first look, a base is
+    within half its diagonal of its centre, asked once of the whole way rather than at
+    every half inch of it."""
+    fp = footprint(battle, unit)
+    mine = math.hypot(fp.frontage, fp.depth) / 2 + 1e-3
+    out = []
+    for o in others:
+        ofp = footprint(battle, o)
+        px, py = o.x - unit.x, o.y - unit.y
+        s = max(0.0, min(inches, px * hx + py * hy))
+        if math.hypot(px - s * hx, py - s * hy) <= mine + math.hypot(ofp.frontage, ofp.depth) / 2:
+            out.append(o)
+    return out
 
 
 def moved_with(battle, unit, x: float, y: float) -> None:

@@ -68,19 +68,33 @@ def footprint(battle, unit, x=None, y=None, facing=None, formation=None) -> Foot
 
 
 def _footprint(battle, unit, x, y, facing, formation) -> Footprint:
-    k = float(battle.option("base_scale", 1.0) or 1.0)
-    a = arm(unit)
-    w, d = BASE[a]
-    if a == "artillery":
-        front, depth = w, d
-    else:
-        form = formation or unit.formation
-        deep = 1 if is_skirmish(unit) else RANKS.get(form, 2)
-        wide = math.ceil(unit.max_hits / deep)
-        spread = 2.0 if is_skirmish(unit) else 1.0       # skirmishers stand open
-        front, depth = wide * w * spread, deep * d
+    front, depth = _size(unit.kind, formation or unit.formation, unit.max_hits,
+                         float(battle.option("base_scale", 1.0) or 1.0))
     return Footprint(unit.x if x is None else x, unit.y if y is None else y,
-                     unit.facing if facing is None else facing, front * k, depth * k)
+                     unit.facing if facing is None else facing, front, depth)
+
+
+_SIZES: dict = {}
+
+
+def _size(kind: str, form: str, figures: int, k: float) -> tuple[float, float]:
+    """(frontage, depth) of a base: it hangs on these four alone, so each is worked out
+    once (the rules ask for bases at trial spots tens of thousands of times a battle)."""
+    key = (kind, form, figures, k)
+    hit = _SIZES.get(key)
+    if hit is None:
+        a = PROFILES[kind].arm
+        w, d = BASE[a]
+        if a == "artillery":
+            front, depth = w, d
+        else:
+            skirmish = "skirmish" in PROFILES[kind]["special"]
+            deep = 1 if skirmish else RANKS.get(form, 2)
+            wide = math.ceil(figures / deep)
+            spread = 2.0 if skirmish else 1.0           # skirmishers stand open
+            front, depth = wide * w * spread, deep * d
+        hit = _SIZES[key] = (front * k, depth * k)
+    return hit
 
 
 def to_front(battle, unit, xy, half: float) -> bool:
