@@ -33,9 +33,10 @@ from .units import footprint, inactive, near, on_hilltop, taken, utype
 KILL_WEIGHT = 6.0       # a destroyed unit is worth this many hits besides the hits
 WORTH = 1.8             # charge when the blow's value reaches this (D3+1 frontal: 3.0)
 HOLD_WORTH = 3.5        # a holding command rides out only for a blow this good
-RINGS = (7.0, 10.0)
+RINGS = (8.5,)          # staging spots this far from a target's centre (one ring: see below)
 STAGING_TRIED = 8       # the most charge paths checked from staging spots, per search
 DETOUR_SPOTS = 6        # the staging spots a detour steers by (best, near first)
+DETOUR_WAYS = 12        # the bearings a detour tries, at each of four distances
 CRAMPED = 1.5          # worth lost at a spot hard against a friendly base
 DETOUR_WEIGHT = 0.3     # worth lost per inch a staging spot stays away after a detour
 FRIENDS = 2 * MOVE["cavalry"] + 9.0   # friends scanned once a decision for "cramped"
@@ -304,8 +305,8 @@ class CavalryMixin:
         now = min(distance(u.pos, s[1]) for s in staging)
         moves = []                               # (score before "cramped", to): closer ones
         for d in (MOVE["cavalry"] - 0.05, 9.0, 6.0, 3.0):
-            for k in range(24):
-                hx, hy = heading(k * 15.0)
+            for k in range(DETOUR_WAYS):
+                hx, hy = heading(k * 360.0 / DETOUR_WAYS)
                 to = (round(u.x + hx * d, 2), round(u.y + hy * d, 2))
                 if min(distance(to, s[1]) for s in staging) < now - 0.5:
                     moves.append((max(v - DETOUR_WEIGHT * distance(to, spot)
