@@ -107,3 +107,71 @@ def test_d3_pivot_blocked_in_play(monkeypatch):
     while not s.battle.state.over and s.battle.state.turn <= 2:
         ap.play_turn()
     assert claims[1] > 100 and claims[0] > 100, claims
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.floats(0, 359.9), st.floats(-8.0, 6.0), st.integers(0, 359),
+       st.sampled_from(KINDS), st.floats(-40, 40))
+def test_d3_charges_beyond_reach_are_refused(way, beyond, fe, ke, turn):
+    """A horse and a target about a charge's reach away (its move plus both
+    half-diagonals, a little short of it or beyond), faced up to 40 degrees off: when the
+    charge pre-check claims the path refused, check_charge_path refuses it; short of the
+    reach it is not claimed for distance alone."""
+    import math
+
+    from builders import piece
+
+    from manager.errors import IllegalAction
+    from manager.footprint import bearing, heading
+    from manager.rules.d3.moves import check_charge_path, surely_no_charge_path
+    from manager.rules.d3.tables import MOVE
+    from manager.rules.d3.units import footprint
+    s = _table([piece("h", "blue", "light_cavalry", (40.0, 40.0)),
+                piece("e", "red", ke, (40.0, 40.0), facing=fe)], width=100, height=100)
+    b = s.battle
+    h = b.units["h"]
+    reach = MOVE["cavalry"] + (math.hypot(*_sides(b, h)) + math.hypot(*_sides(b, b.units["e"]))) / 2
+    hx, hy = heading(way)
+    b.update_unit("e", x=40.0 + hx * (reach + beyond), y=40.0 + hy * (reach + beyond))
+    h, t = b.units["h"], b.units["e"]
+    facing = (round(bearing(h.pos, t.pos)) + turn) % 360
+    if surely_no_charge_path(b, h, t, h.pos, facing):
+        try:
+            check_charge_path(b, h, t, at=h.pos, facing=facing)
+            raise AssertionError("a charge in reach was called refused")
+        except IllegalAction:
+            pass
+
+
+def _sides(battle, unit):
+    from manager.rules.d3.units import footprint
+    fp = footprint(battle, unit)
+    return fp.frontage, fp.depth
+
+
+def test_d3_charges_beyond_reach_claims_are_not_vacuous():
+    """Far beyond a move a target is claimed without a contact point; at the very edge
+    of the bound the contact point decides."""
+    from builders import piece
+
+    from manager.rules.d3 import moves
+    s = _table([piece("h", "blue", "light_cavalry", (40.0, 40.0)),
+                piece("e", "red", "line_infantry", (40.0, 22.0))], width=100, height=100)
+    b = s.battle
+    h, t = b.units["h"], b.units["e"]
+    asked = []
+    plain = moves.charge_plan
+    try:
+        moves.charge_plan = lambda *a, **k: asked.append(1) or plain(*a, **k)
+        assert moves.surely_no_charge_path(b, h, t, h.pos, 0)        # 18 in: too far
+        assert not asked
+        b.update_unit("e", y=26.0)                                    # 14 in: contact
+        t = b.units["e"]
+        assert moves.surely_no_charge_path(b, h, t, h.pos, 0)          # (beyond 12 in)
+        assert asked
+        b.update_unit("e", y=25.4, facing=90)        # end on: contact 2.75 in short of it
+        t = b.units["e"]
+        assert not moves.surely_no_charge_path(b, h, t, h.pos, 0)      # 11.85 in: on
+        moves.check_charge_path(b, h, t)
+    finally:
+        moves.charge_plan = plain

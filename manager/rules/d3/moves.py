@@ -159,11 +159,21 @@ def surely_no_charge_path(battle, unit, target, at, facing) -> bool:
     the contact point's base would stand on another unit (never the target: charge_plan
     keeps off it) or the path to it runs through one (surely_blocked, the target aside);
     a refused charge_plan answers itself. A first look for the commander's look-ahead:
-    the costly ground test is left for the paths still open. False: "maybe not"."""
+    the costly ground test is left for the paths still open. Beyond the charge's
+    reach it is refused too: the contact point, where the bases are within EPS, lies
+    within both half-diagonals (+ EPS) of the target's centre, so a target farther than
+    that beyond a move needs no contact point; a contact point beyond a move is the
+    check's own refusal (its very floats). False: "maybe not"."""
     from ...errors import IllegalAction
+    mover, aim = footprint(battle, unit), footprint(battle, target)
+    if distance(at, target.pos) - (math.hypot(mover.frontage, mover.depth) + math.hypot(
+            aim.frontage, aim.depth)) / 2 - 0.01 > MOVE["cavalry"] + 1e-6:
+        return True
     try:
         spot, way = charge_plan(battle, unit, target, at, facing)
     except IllegalAction:
+        return True
+    if distance(at, spot) > MOVE["cavalry"] + 1e-6:
         return True
     end = footprint(battle, unit, x=spot[0], y=spot[1], facing=way)
     return spatial.lands_on(battle, unit, end, footprint) or \
