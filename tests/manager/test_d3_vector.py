@@ -82,3 +82,23 @@ def test_d3_in_range_candidates_in_play(monkeypatch):
     while not s.battle.state.over and s.battle.state.turn <= 2:
         ap.play_turn()
     assert seen[1] > 50 and seen[0] > 50, seen
+
+
+def test_d3_hidden_pre_check_is_asked_only_for_four_or_more():
+    """The commander's pre-check is surely_hidden's answer from four candidates up, and
+    claims nothing below (the rules' shot then answers each), at Austerlitz's opening."""
+    from manager.rules.d3.combat import in_range_candidates
+    from manager.rules.d3.commander import HIDDEN_FROM, _hidden
+    from manager.rules.d3.units import surely_hidden, utype
+    from test_d3_speed import _battle
+    b = _battle("austerlitz")
+    sizes = set()
+    for u in b.live_units():
+        if utype(u) == "cavalry":
+            continue
+        cands = in_range_candidates(b, u, 60, b.enemy_of(u.side))
+        sizes.add(min(len(cands), HIDDEN_FROM))
+        for k in range(len(cands) + 1):
+            want = surely_hidden(b, u, cands[:k]) if k >= HIDDEN_FROM else [False] * k
+            assert _hidden(b, u, cands[:k]) == want
+    assert HIDDEN_FROM in sizes

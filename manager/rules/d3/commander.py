@@ -140,7 +140,7 @@ class Commander(CavalryMixin, OrdersCommander):
         b = self.battle
         cands = in_range_candidates(b, u, RANGE[utype(u)] + 4, b.enemy_of(self.side))
         return any(not hidden and self._can_shoot(u, e)
-                   for e, hidden in zip(cands, surely_hidden(b, u, cands)))
+                   for e, hidden in zip(cands, _hidden(b, u, cands)))
 
     def _can_shoot(self, u, e) -> bool:
         if utype(u) == "cavalry" or distance(u.pos, e.pos) > RANGE[utype(u)] + 4 \
@@ -165,7 +165,7 @@ class Commander(CavalryMixin, OrdersCommander):
             options = []
             cands = [e for e in in_range_candidates(b, u, 55, b.enemy_of(self.side))
                      if e.hits > 0]
-            for e, hidden in zip(cands, surely_hidden(b, u, cands)):
+            for e, hidden in zip(cands, _hidden(b, u, cands)):
                 if hidden:                         # a base in the way: the rules refuse it
                     continue
                 action = Fire(u.id, e.id)
@@ -179,3 +179,15 @@ class Commander(CavalryMixin, OrdersCommander):
 
     def _melee(self):
         return self.first_melee(melees)
+
+
+HIDDEN_FROM = 4     # candidates from which the lines are judged together first
+
+
+def _hidden(battle, unit, cands) -> list:
+    """surely_hidden for four or more candidates; for fewer, all "maybe not" (the rules'
+    shot answers each: the pre-check's pass over every base, rebuilt after each change,
+    costs more than a few shots: ~0.9 ms a call against ~0.5 ms a shot, measured
+    over 8 Austerlitz turns)."""
+    return surely_hidden(battle, unit, cands) if len(cands) >= HIDDEN_FROM \
+        else [False] * len(cands)
