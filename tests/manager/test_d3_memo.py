@@ -150,3 +150,38 @@ def test_d3_shot_reach_memo_keeps_each_fire_arc_option():
     combat._reach_memo(b.battlefield).answers.clear()
     assert [answers(bt) for bt in (b, other, b, other)] == plain * 2
 
+
+
+def test_d3_kept_base_arrays_equal_a_fresh_build_through_a_battle():
+    """After every action of three Austerlitz turns, after a unit is removed and after the
+    scenario's frontage scale changes, the journal-kept base arrays are a fresh build's,
+    float for float and in order."""
+    import numpy as np
+
+    from manager.autopilot import Autopilot
+    from manager.rules.d3 import units
+    from manager.session import Session
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_common import AUSTERLITZ, scenario
+    s = Session(scenario(AUSTERLITZ, "d3", seed=1, turns=3))
+
+    def same():
+        b = s.battle
+        kept, fresh = units._base_arrays(b), units._BaseRows(b).arrays()
+        assert kept[0] == fresh[0]
+        for a, f in zip(kept[1:], fresh[1:]):
+            assert a.dtype == f.dtype and np.array_equal(a, f) and a.tobytes() == f.tobytes()
+
+    ap = Autopilot(s)
+    steps = 0
+    while not s.battle.state.over and s.battle.state.turn <= 3:
+        ap.step()
+        same()
+        steps += 1
+    assert steps > 100
+    b = s.battle
+    b.update_unit(b.live_units()[3].id, eliminated=True)
+    same()
+    b.set_info(replace(b.info, options=MappingProxyType(dict(b.info.options,
+                                                             frontage_scale=0.5))))
+    same()

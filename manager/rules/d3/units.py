@@ -371,24 +371,59 @@ def surely_hidden(battle, unit, targets) -> list:
 
 def _base_arrays(battle) -> tuple:
     """(index by unit id, keys, x, y, facing vector x and y, half depth, half frontage) of
-    every live unit's base, once per battle version; each row is kept for its very unit
-    record (a unit that did not change is not measured again)."""
-    def build():
-        rows = battle.kept("d3.base_rows", dict)
+    every live unit's base, in live_units order: kept from the battle's journal of
+    changes (a unit that moved or was hit is patched where it stands; one gone, new or
+    a wholesale change rebuilds), so a change costs a row, not every base."""
+    rows = battle.derived("d3.base_rows", lambda: _BaseRows(battle),
+                          lambda view, changes: view.follow(battle, changes))
+    return rows.arrays()
+
+
+class _BaseRows:
+    """The columns of _base_arrays; the facing vectors are worked out again over the
+    whole column after a patch (the very vector call of a fresh build: the same floats)."""
+
+    __slots__ = ("index", "keys", "ox", "oy", "facing", "hd", "hf", "fx", "fy")
+
+    def __init__(self, battle):
+        self.fill(battle)
+
+    def fill(self, battle) -> None:
         units = battle.live_units()
-        out = []
-        for u in units:
-            hit = rows.get(u.id)
-            if hit is None or hit[0] is not u or hit[1] is not battle.info:
-                fp = footprint(battle, u)
-                hit = rows[u.id] = (u, battle.info, (fp.x, fp.y, fp.facing, fp.depth / 2,
-                                                     fp.frontage / 2))
-            out.append(hit[2])
-        ox, oy, facing, hd, hf = np.array(out, dtype=float).reshape(-1, 5).T
-        r = np.radians(facing)              # (numpy's sin and cos: far inside MARGIN)
-        return ({u.id: k for k, u in enumerate(units)}, np.arange(len(units)), ox, oy,
-                np.sin(r), -np.cos(r), hd, hf)
-    return battle.cached("d3.base_arrays", build)
+        out = [_row(battle, u) for u in units]
+        self.ox, self.oy, self.facing, self.hd, self.hf = \
+            np.array(out, dtype=float).reshape(-1, 5).T.copy()
+        self.index = {u.id: k for k, u in enumerate(units)}
+        self.keys = np.arange(len(units))
+        self._turn()
+
+    def _turn(self) -> None:
+        r = np.radians(self.facing)         # (numpy's sin and cos: far inside MARGIN)
+        self.fx, self.fy = np.sin(r), -np.cos(r)
+
+    def follow(self, battle, changes) -> None:
+        patched = False
+        for change in changes:
+            if change[0] != "unit":
+                continue
+            u, k = battle.units.get(change[1]), self.index.get(change[1])
+            live = u is not None and not u.eliminated
+            if k is None and not live:
+                continue
+            if k is None or not live:           # a newcomer, or one gone: rebuild
+                return self.fill(battle)
+            (self.ox[k], self.oy[k], self.facing[k], self.hd[k], self.hf[k]) = _row(battle, u)
+            patched = True
+        if patched:
+            self._turn()
+
+    def arrays(self) -> tuple:
+        return (self.index, self.keys, self.ox, self.oy, self.fx, self.fy, self.hd, self.hf)
+
+
+def _row(battle, u) -> tuple:
+    fp = footprint(battle, u)
+    return fp.x, fp.y, fp.facing, fp.depth / 2, fp.frontage / 2
 
 
 def threatened_general(battle, leader) -> bool:
