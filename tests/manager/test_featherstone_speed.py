@@ -534,3 +534,55 @@ def test_ground_answers_start_afresh_on_new_terrain():
     assert terrain_between(b, (20, 25), (20, 12))[0] == 3          # the wall's cost
     b.set_battlefield(replace(b.battlefield, features=()))
     assert terrain_between(b, (20, 25), (20, 12))[0] == 0          # not the kept answer
+
+
+# ---- the arc of fire judged before the sight line ----------------------------------------
+@settings(max_examples=150, deadline=None)
+@given(spot, st.integers(0, 359), st.sampled_from(["line_infantry", "foot_artillery",
+                                                   "light_infantry"]),
+       st.sampled_from(["line", "column", "square"]), st.floats(0, 359), st.floats(0.5, 40),
+       st.integers(0, 359))
+def test_surely_out_of_arc_only_what_the_shot_refuses(at, facing, kind, form, way, rng, tf):
+    """Whenever the first look says "outside the arc", the rules' own shot refuses it
+    for that reason (the target in any direction and range, bases of any size)."""
+    from manager.footprint import heading
+    hx, hy = heading(way)
+    e = (at[0] + 40 + hx * rng, at[1] + 40 + hy * rng)
+    b = build_table([piece("a", "blue", kind, (at[0] + 40, at[1] + 40), facing=facing,
+                           formation=form if kind != "foot_artillery" else "line"),
+                     piece("e", "red", "line_infantry", e, facing=tf)], FS,
+                    width=130, height=120)
+    u, t = b.units["a"], b.units["e"]
+    if fire.surely_out_of_arc(b, u, t):
+        got = outcome(lambda: fire.shot_spec(b, u, t))
+        assert got[0] == "refused" and "outside" in got[1] and "arc of fire" in got[1]
+
+
+def test_surely_out_of_arc_sees_a_target_behind_and_not_one_in_front_or_touching():
+    b = build_table([piece("a", "blue", "line_infantry", (20, 20), facing=0),
+                     piece("f", "red", "line_infantry", (20, 12)),
+                     piece("r", "red", "line_infantry", (20, 30)),
+                     piece("s", "blue", "line_infantry", (40, 20), facing=0,
+                           formation="square")], FS)
+    a, s = b.units["a"], b.units["s"]
+    assert not fire.surely_out_of_arc(b, a, b.units["f"])            # in front
+    assert fire.surely_out_of_arc(b, a, b.units["r"])                # behind
+    assert not fire.surely_out_of_arc(b, s, b.units["r"])            # a square: all round
+
+
+def test_out_of_arc_shots_are_refused_in_play():
+    """Every enemy near a unit that may fire, at each fire step of 3 Austerlitz turns: a
+    shot the first look puts outside the arc is one the rules' check refuses."""
+    skipped = asked = 0
+    for s, side in phases_in_play(turns=3, phases=("fire_first", "fire")):
+        b = s.battle
+        c = Commander(b, side)
+        for u in b.live_units(side):
+            if fire.may_fire(b, u):
+                continue
+            for e in fire.near_units(b, u.pos, 55, b.enemy_of(side)):
+                asked += 1
+                if fire.surely_out_of_arc(b, u, e):
+                    skipped += 1
+                    assert not c.legal(ga.Fire(u.id, e.id))
+    assert skipped > 50 and asked > skipped

@@ -21,7 +21,7 @@ import numpy as np
 from ... import spatial
 from ...actions import need
 from ...events import UnitFired, declare_event
-from ...footprint import aspect, bearing, angle_between, distance, segment
+from ...footprint import aspect, bearing, angle_between, distance, segment, surely_apart
 from ...model.forces import mark
 from ...odds import Dist, Odds, OddsLine
 from ...table_terrain import table_terrain
@@ -199,6 +199,19 @@ def _shot_spec(battle, unit, target, support: bool, force_band: str) -> Shot:
         figures //= 2                                  # support fire: half strength
     return Shot(False, band, rng, dice=dice_for(figures), number=number + (1 if flank else 0),
                 halve=disordered_now(unit), save=save, save_bonus=bonus, support=support)
+
+
+def surely_out_of_arc(battle, unit, target) -> bool:
+    """Does `_shot_spec` surely refuse the shot as outside the arc of fire? (Its own test
+    of the bearing, and bases surely more than touching apart; a square shoots all
+    round, and a charging target is judged by the charge-fire rules.) A first look for
+    the commander, before lines of sight are judged."""
+    if unit.formation == "square" or mark(target, "charging"):
+        return False
+    fp = footprint(battle, unit)
+    if angle_between(bearing(fp.front_centre(), target.pos), unit.facing) <= FIRE_ARC + 1e-6:
+        return False
+    return surely_apart(fp, footprint(battle, target), 1e-6)
 
 
 def disordered_now(unit) -> bool:
