@@ -448,3 +448,26 @@ def test_a_retreat_asks_only_the_bases_beside_its_way(data, n, dx, dy, moves, at
     finally:
         combat._beside = real
     assert kept.units[u.id] == every.units[u.id]
+
+
+def test_every_move_cost_in_play_is_the_cost_measured():
+    """Every move and charge path costed on two turns of Austerlitz (a stream, roads,
+    towns, lakes and hills): the box-first answer is the one measured on every shape."""
+    from manager.rules.quickplay import moves
+    calls = []
+    real = moves._terrain_cost
+
+    def both(battle, unit, start, end):
+        got = real(battle, unit, start, end)
+        assert got == moves.measured_cost(battle, unit, start, end)
+        calls.append(got)
+        return got
+
+    s, ap = austerlitz(2)
+    moves._terrain_cost = both
+    try:
+        while not s.battle.state.over and s.battle.state.turn <= 2:
+            ap.step()
+    finally:
+        moves._terrain_cost = real
+    assert len(calls) > 100 and any(c[1] for c in calls) and any(c[0] for c in calls)

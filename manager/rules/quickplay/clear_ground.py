@@ -63,3 +63,49 @@ def clear(battlefield, box, areas=(), lines=(), road: bool = False) -> bool:
 def box_of(points) -> tuple:
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     return min(xs), min(ys), max(xs), max(ys)
+
+
+def move_cost(battle, unit, start, end) -> tuple[float, str, bool]:
+    """`moves.measured_cost` (extra inches, refusal, on road) with shapes built and asked
+    only of the features whose boxes meet the box of both bases (the hull of the move
+    and its path of centres lie in it): a lake, wood or town elsewhere on the table
+    adds nothing to the answer, and a big hill (not costly) is never measured."""
+    from ...footprint import distance, segment, swept
+    from .tables import BROKEN, DIFFICULT, IMPASSABLE, STREAM_COST
+    from .units import arm, irregular, is_skirmish
+    bf = battle.battlefield
+    f = feature_boxes(bf)
+    box = box_of(start.corners() + end.corners())
+    near = {k for k, found in f.areas.items() if any(_meets(b, box) for b in found)}
+    t = table_terrain(bf)
+    path = segment(start.centre, end.centre) if distance(start.centre, end.centre) > 1e-9 \
+        else None
+    hull = []
+
+    def at(kind) -> bool:                        # kind in t.kinds_at(hull)
+        if kind not in near:
+            return False
+        if not hull:
+            hull.append(swept(start, end))
+        h, area = hull[0], t.areas[kind]
+        return area.intersects(h) and area.intersection(h).area + (0 if h.area else 1) > 1e-6
+
+    if any(at(k) for k in IMPASSABLE):
+        return 0.0, "lakes cannot be entered", False
+    road = path is not None and any(_meets(b, box) for b in f.roads) and t.along_road(path)
+    if path is None or road:
+        return 0.0, "", road
+    loose = irregular(unit) or is_skirmish(unit)
+    difficult = t.length_inside(path, DIFFICULT) if any(at(k) for k in DIFFICULT) else 0.0
+    if difficult and not (loose or (arm(unit) == "infantry" and unit.formation == "column")):
+        return 0.0, "only irregulars, skirmishers and infantry columns enter difficult ground", road
+    broken = t.length_inside(path, BROKEN) if near & set(BROKEN) else 0.0
+    extra = difficult + (0.0 if loose else broken)
+    lines = [k for k in ("stream", "river") if any(_meets(b, box) for b in f.lines.get(k, ()))]
+    for feature, p in (t.crossings(path, tuple(lines)) if lines else ()):
+        crossing = t.crossing_at(p)
+        if feature.kind == "river" and not crossing:
+            return 0.0, f"{feature.name or 'the river'} is crossed only at a bridge or ford", road
+        if crossing != "bridge":
+            extra += STREAM_COST
+    return extra, "", road

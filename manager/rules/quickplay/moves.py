@@ -119,17 +119,18 @@ def terrain_cost(battle, unit, start, end) -> tuple[float, str, bool]:
 
 
 def _terrain_cost(battle, unit, start, end) -> tuple[float, str, bool]:
-    from .clear_ground import box_of, clear
+    from .clear_ground import box_of, clear, move_cost
     # the hull of both bases lies in their corners' box: clear of every lake, difficult
     # or broken ground, stream, river and road, the move costs nothing, off any road
     if clear(battle.battlefield, box_of(start.corners() + end.corners()),
              IMPASSABLE + DIFFICULT + BROKEN, ("stream", "river"), road=True):
         return 0.0, "", False
-    return measured_cost(battle, unit, start, end)
+    return move_cost(battle, unit, start, end)
 
 
 def measured_cost(battle, unit, start, end) -> tuple[float, str, bool]:
-    """`terrain_cost` measured on the shapes (no box first)."""
+    """`terrain_cost` measured on the shapes, every feature asked (no box first): what
+    `clear_ground.move_cost` is held to."""
     t = table_terrain(battle.battlefield)
     path = segment(start.centre, end.centre) if distance(start.centre, end.centre) > 1e-9 \
         else None
@@ -158,6 +159,9 @@ def no_extra_along(battle, a, b) -> bool:
     ground and no stream or river? Then every move whose path of centres lies on it
     costs exactly 0.0 extra inches (`terrain_cost`: each extra is a length of path
     inside such ground, or a crossing of such a line), whatever its refusal."""
+    from .clear_ground import box_of, clear
+    if clear(battle.battlefield, box_of((a, b)), DIFFICULT + BROKEN, ("stream", "river")):
+        return True                          # no such ground in the line's box (PAD > 1e-6)
     t = table_terrain(battle.battlefield)
     zone = segment(a, b).buffer(1e-6)
     return not any(t.areas[k].intersects(zone) for k in DIFFICULT + BROKEN if k in t.areas) \
