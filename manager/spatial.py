@@ -90,10 +90,24 @@ class UnitGrid:
         return [units[k] for k in (px * px + py * py <= m * m).nonzero()[0].tolist()]
 
 
+def _current(battle, key):
+    """battle.current(key) without the method call (hot); None from a stand-in battle
+    that keeps no derived views (tests)."""
+    try:
+        hit = battle._derived.get(key)
+    except AttributeError:
+        return None
+    return hit[0] if hit is not None and hit[2] == battle.version else None
+
+
 def unit_grid(battle, side: str | None = None) -> UnitGrid:
     """The grid of `battle.live_units(side)`, kept current from the change journal (a
     grid is asked for after nearly every action, which changes a unit or two)."""
-    return battle.derived(("unit_grid", side), lambda: UnitGrid(battle.live_units(side)),
+    key = ("unit_grid", side)
+    hit = _current(battle, key)
+    if hit is not None:
+        return hit
+    return battle.derived(key, lambda: UnitGrid(battle.live_units(side)),
                           lambda grid, changes: grid.follow(battle, side, changes))
 
 
@@ -152,11 +166,35 @@ def half_diagonals(battle, footprint) -> dict:
 
 
 def radii(battle, footprint) -> np.ndarray:
-    """Half the diagonal of every base, in `unit_grid(battle)` order."""
+    """Half the diagonal of every base, in `unit_grid(battle)` order, kept current from
+    the change journal: a unit changed in place has its row rewritten (in a copy: an array
+    handed out before never changes), a grid rebuilt (a unit gone or come) rebuilds it."""
+    hit = _current(battle, ("radii", footprint))
+    if hit is not None:
+        return hit[0]
+
     def build():
-        half, units = half_diagonals(battle, footprint), unit_grid(battle).units
-        return np.fromiter((half[u.id] for u in units), float, len(units))
-    return battle.cached(("radii", footprint), build)
+        grid = unit_grid(battle)
+        half, units = half_diagonals(battle, footprint), grid.units
+        return [np.fromiter((half[u.id] for u in units), float, len(units)), grid,
+                grid.generation]
+
+    def update(view, changes):
+        grid = unit_grid(battle)
+        if view[1] is not grid or view[2] != grid.generation or grid.index is None:
+            view[:] = build()
+            return
+        half, rows, index = half_diagonals(battle, footprint), None, grid.index
+        for change in changes:
+            if change[0] == "unit":
+                k = index.get(change[1])
+                if k is not None:
+                    rows = view[0].copy() if rows is None else rows
+                    rows[k] = half[change[1]]
+        if rows is not None:
+            view[0] = rows
+
+    return battle.derived(("radii", footprint), build, update)[0]
 
 
 def charged_ids(battle, side: str, mark) -> frozenset:

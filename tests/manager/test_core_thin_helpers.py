@@ -200,3 +200,29 @@ def test_hits_see_a_base_squarely_across_a_line_and_not_one_beside_it():
         ok2[:, 0] = False                                    # only the base beside
         args = args[:11] + (ok2, within)
         assert sightlines._hits(*args).tolist() == plain_hits(*args).tolist() == [False, False]
+
+
+def test_kept_radii_follow_the_battle_and_never_change_an_array_handed_out():
+    import math
+    from manager import spatial
+    from manager.rules.featherstone.state import footprint
+    b = load_scenario(SKIRMISH, "featherstone")
+
+    def fresh():
+        return [math.hypot(footprint(b, u).frontage, footprint(b, u).depth) / 2
+                for u in spatial.unit_grid(b).units]
+    first, second = list(b.units)[:2]
+    before = spatial.radii(b, footprint)
+    kept = before.copy()
+    b.update_unit(first, formation="column" if b.units[first].formation != "column" else "line")
+    after = spatial.radii(b, footprint)
+    assert list(after) == fresh() and list(before) == list(kept) and after is not before
+    assert list(after) != list(kept)                               # the row was rewritten
+    b.update_unit(second, x=b.units[second].x + 2.0)             # moved: same radius
+    assert list(spatial.radii(b, footprint)) == fresh()
+    b.update_unit(second, eliminated=True)                         # the grid rebuilds
+    assert list(spatial.radii(b, footprint)) == fresh()
+    b.update_unit(second, eliminated=False)
+    assert list(spatial.radii(b, footprint)) == fresh()
+    b.restore(b.snapshot())                                        # wholesale
+    assert list(spatial.radii(b, footprint)) == fresh()
