@@ -471,3 +471,45 @@ def test_every_move_cost_in_play_is_the_cost_measured():
     finally:
         moves._terrain_cost = real
     assert len(calls) > 100 and any(c[1] for c in calls) and any(c[0] for c in calls)
+
+
+def test_orders_along_lines_known_blocked_are_refused_in_play():
+    """Every shot and charge the commander passes over because woods, towns or a hill
+    are known to block its line (`known_terrain_sight`) is refused by the rules, on four
+    turns of Austerlitz; and such lines do come up."""
+    from manager.rules.quickplay.commander import Commander
+    from play_checks import refused
+    s, ap = austerlitz(4)
+    passed = []
+    real = Commander._seen_blocked
+
+    def checked(self, u, e):
+        out = real(self, u, e)
+        if out:
+            passed.append((u.id, e.id))
+            assert refused(s, ga.Charge(u.id, e.id)) and refused(s, ga.Fire(u.id, e.id))
+        return out
+
+    Commander._seen_blocked = checked
+    try:
+        while not s.battle.state.over and s.battle.state.turn <= 4:
+            ap.step()
+    finally:
+        Commander._seen_blocked = real
+    assert len(passed) > 20
+
+
+def test_known_terrain_sight_is_the_remembered_answer():
+    from builders import piece, rect
+    from manager.footprint import segment
+    from manager.rules.quickplay.units import known_terrain_sight, terrain_sight
+    b = build_table([piece("a", "blue", "line_infantry", (10, 30))], "quickplay",
+                    terrain=[rect("woods", 14, 10, 20, 20)])
+    a, z = (10, 15), (30, 15)
+    assert known_terrain_sight(b, a, z) is None                 # not measured yet
+    why = terrain_sight(b, a, z, segment(a, z))
+    assert why and known_terrain_sight(b, a, z) == why
+    assert known_terrain_sight(b, z, a) is None                 # the other way: not yet
+    from dataclasses import replace
+    b.set_battlefield(replace(b.battlefield, features=()))      # another table
+    assert known_terrain_sight(b, a, z) is None

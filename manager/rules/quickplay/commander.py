@@ -17,7 +17,7 @@ from .bases import charged, maybe_in_reach, nearest, surely_hidden
 from .melee import charge_odds, charge_plan, charger_refusal, fire_odds, melees, surely_too_far
 from .moves import landing, max_allowance, roll_reaches
 from .tables import FIRE_ARC, RANGES
-from .units import acted, arm, footprint, near, prof
+from .units import acted, arm, footprint, known_terrain_sight, near, prof
 
 class Commander(OrdersCommander):
     ruleset_id = "quickplay"
@@ -50,6 +50,13 @@ class Commander(OrdersCommander):
             memo.update(zip([t.id for t in missing], surely_hidden(b, u, missing)))
         return [memo[t.id] for t in targets]
 
+    def _seen_blocked(self, u, e) -> bool:
+        """Is the line from u to e known (measured before, on this table) to be blocked
+        by woods, towns or a hill? The rules then refuse a shot or a charge along it
+        (`sight_refusal` names a base in the way or this terrain): units facing a town
+        ask it turn after turn."""
+        return bool(known_terrain_sight(self.battle, u.pos, e.pos))
+
     def _shot_candidates(self, u) -> list:
         """Enemies the unit may shoot at for all the cheap looks say: not surely beyond
         range, out of the arc or in melee (the rules would refuse those), none at all
@@ -69,7 +76,7 @@ class Commander(OrdersCommander):
         cands = self._shot_candidates(u) if cands is None else cands
         for e, hidden in zip(cands, self._hidden(u, cands)):   # a base surely in the way
             action = Fire(u.id, e.id)
-            if not hidden and self.legal(action):
+            if not hidden and not self._seen_blocked(u, e) and self.legal(action):
                 out.append((float(fire_odds(b, action).lines[0].dist.mean()), e.id, action))
         return sorted(out, reverse=True)
 
@@ -94,7 +101,8 @@ class Commander(OrdersCommander):
             # the shots' lines judged in the same pass (zip keeps the charges' answers)
             for e, hidden in zip(cands, self._hidden(u, cands + targets)):
                 action = Charge(u.id, e.id)
-                if hidden or surely_too_far(b, u, e) or not self.legal(action):
+                if hidden or self._seen_blocked(u, e) or surely_too_far(b, u, e) \
+                        or not self.legal(action):
                     continue
                 # the score (a chance of the defender testing, less one of the attackers)
                 # is no more than the chance the roll reaches: too small, no odds asked

@@ -202,6 +202,15 @@ def terrain_sight(battle, a_xy, b_xy, line) -> str:
                     lambda: _terrain_sight(battle, a_xy, b_xy, line))
 
 
+def known_terrain_sight(battle, a_xy, b_xy):
+    """`terrain_sight`'s remembered answer for the line, or None when it has not been
+    measured on this table: a look that builds nothing (the commander passes over an
+    order whose line woods or towns are known to block: the rules refuse it)."""
+    key = (tuple(a_xy), tuple(b_xy), battle.option("woods_visibility", "through"))
+    hit = battle.kept("quickplay.terrain_sight", dict).get(key)
+    return hit[1] if hit is not None and hit[0] is battle.battlefield else None
+
+
 def by_table(battle, name: str, key, compute):
     """`compute()` remembered across battle versions for answers that hang on the table
     and `key` alone (never on where units stand); a new battlefield asks afresh."""
