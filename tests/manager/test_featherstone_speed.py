@@ -580,7 +580,10 @@ def test_out_of_arc_shots_are_refused_in_play():
         for u in b.live_units(side):
             if fire.may_fire(b, u):
                 continue
-            for e in fire.near_units(b, u.pos, 55, b.enemy_of(side)):
+            near = fire.near_units(b, u.pos, 55, b.enemy_of(side))
+            assert fire.maybe_in_arc(b, u, near) == [
+                e for e in near if not fire.surely_out_of_arc(b, u, e)]
+            for e in near:
                 asked += 1
                 if fire.surely_out_of_arc(b, u, e):
                     skipped += 1

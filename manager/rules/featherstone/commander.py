@@ -17,7 +17,7 @@ from ...game_actions import (ChangeFormation, Charge, Fire, MoveLeader, MoveUnit
                              Rally)
 from ...model.forces import mark
 from ..common import OrdersCommander
-from .fire import casualty_dist, may_fire, shot_spec, surely_hidden, surely_out_of_arc
+from .fire import casualty_dist, maybe_in_arc, may_fire, shot_spec, surely_hidden
 from .melee import melees
 from .charges import must_charge_left, surely_too_far
 from .choices import charge_value, commit_for_defence, counter_choice, reroll_choice
@@ -186,8 +186,8 @@ class Commander(OrdersCommander):
     def _has_target(self, u) -> bool:
         # beyond range or surely hidden by a base (all judged together): no shot, value 0
         b = self.battle
-        cands = [e for e in near_bases(b, u, b.enemy_of(self.side), 50, self._longest(u))
-                 if not surely_out_of_arc(b, u, e)]
+        cands = maybe_in_arc(b, u, near_bases(b, u, b.enemy_of(self.side), 50,
+                                              self._longest(u)))
         return any(not hidden and self._shot_value(u, e) > 0
                    for e, hidden in zip(cands, surely_hidden(b, u, cands)))
 
@@ -221,9 +221,8 @@ class Commander(OrdersCommander):
             # fire at a charger: ResolveMelee takes it; beyond range or surely hidden by
             # a base (all candidates judged together): the rules would refuse the shot
             # (and outside the arc of fire: the rules refuse it before the sight line)
-            cands = [e for e in near_bases(b, u, b.enemy_of(self.side), reach,
-                                           self._longest(u))
-                     if not engaged(b, e) and not surely_out_of_arc(b, u, e)]
+            cands = maybe_in_arc(b, u, [e for e in near_bases(
+                b, u, b.enemy_of(self.side), reach, self._longest(u)) if not engaged(b, e)])
             for e, hidden in zip(cands, surely_hidden(b, u, cands)):
                 action = Fire(u.id, e.id)
                 if not hidden and self.legal(action):

@@ -206,12 +206,19 @@ def surely_out_of_arc(battle, unit, target) -> bool:
     of the bearing, and bases surely more than touching apart; a square shoots all
     round, and a charging target is judged by the charge-fire rules.) A first look for
     the commander, before lines of sight are judged."""
-    if unit.formation == "square" or mark(target, "charging"):
-        return False
+    return not maybe_in_arc(battle, unit, [target])
+
+
+def maybe_in_arc(battle, unit, targets) -> list:
+    """The targets `surely_out_of_arc` does not pass over, in order (the shooter's base
+    and front centre read once)."""
+    if unit.formation == "square" or not targets:
+        return list(targets)
     fp = footprint(battle, unit)
-    if angle_between(bearing(fp.front_centre(), target.pos), unit.facing) <= FIRE_ARC + 1e-6:
-        return False
-    return surely_apart(fp, footprint(battle, target), 1e-6)
+    front, facing, limit = fp.front_centre(), unit.facing, FIRE_ARC + 1e-6
+    return [t for t in targets
+            if angle_between(bearing(front, t.pos), facing) <= limit or mark(t, "charging")
+            or not surely_apart(fp, footprint(battle, t), 1e-6)]
 
 
 def disordered_now(unit) -> bool:
