@@ -27,6 +27,7 @@ from ...table_terrain import table_terrain
 from . import moves as _moves   # (its surely_blocked, asked from a spot)
 from .combat import Strike, charge_odds, strike_hits
 from .moves import check_charge_path, surely_blocked, surely_no_charge_path
+from .ring import ring_spots
 from .tables import FIRE_ARC, MOVE, RANGE
 from .units import footprint, inactive, near, on_hilltop, taken, utype
 
@@ -121,17 +122,20 @@ class CavalryMixin:
         b = self.battle
         return [e for e in near(b, u.pos, reach, b.enemy_of(self.side)) if self._chargeable(e)]
 
-    def _blow_worth(self, u, e, double: bool, blows: dict) -> float:
-        """The blow's worth on `e` (`double`: from its flank or rear); `blows` memoises it
-        by target and strike for the spots of one look-ahead."""
+    def _blow_worths(self, e) -> tuple:
+        """The blow's worth on `e` from its front and from its flank or rear, kept for
+        the very unit record on the very battlefield under the very flank_doubling
+        option (its hits, hilltop and type are all the blow reads)."""
         b = self.battle
-        if e.id not in blows:                    # the target's own part, once per target
-            blows[e.id] = (1 if self._on_hilltop(e) else 0) + (1 if utype(e) == "cavalry" else 0)
-        minus = blows[e.id]
-        key = (e.id, minus, double)
-        if key not in blows:
-            blows[key] = _strike_worth(minus, double, e.hits, b.option("flank_doubling"))
-        return blows[key]
+        store = b.kept("d3.blow_worths", dict)
+        option = b.option("flank_doubling")
+        hit = store.get(e.id)
+        if hit is None or hit[0] is not e or hit[1] is not b.battlefield or hit[2] != option:
+            minus = (1 if self._on_hilltop(e) else 0) + (1 if utype(e) == "cavalry" else 0)
+            hit = store[e.id] = (e, b.battlefield, option,
+                                 (_strike_worth(minus, False, e.hits, option),
+                                  _strike_worth(minus, True, e.hits, option)))
+        return hit[3]
 
     def _on_hilltop(self, e) -> bool:
         """on_hilltop, kept for the very unit record on the very battlefield."""
@@ -193,17 +197,30 @@ class CavalryMixin:
         if not spots or not shooters:
             return [0.0] * len(spots)
         sx, sy, sf, reach, weight = columns
-        px = np.array([p[0] for p in spots])[:, None]
-        py = np.array([p[1] for p in spots])[:, None]
-        dist = np.hypot(px - sx, py - sy)
-        turn = np.abs(np.mod(np.degrees(np.arctan2(px - sx, -(py - sy))) - sf, 360))
+        xs, ys = [p[0] for p in spots], [p[1] for p in spots]
+        # the shooters farther than their reach (and a thousandth) from the spots' box
+        # reach none of them: left out, their pairs are neither hits nor near an edge
+        gx = np.maximum(np.maximum(min(xs) - sx, sx - max(xs)), 0.0)
+        gy = np.maximum(np.maximum(min(ys) - sy, sy - max(ys)), 0.0)
+        cols = (np.hypot(gx, gy) <= reach + 1e-3).nonzero()[0]
+        if not len(cols):
+            return [0.0] * len(spots)
+        sx, sy, sf, reach, weight = (c[cols] for c in columns)
+        px, py = np.array(xs), np.array(ys)
+        dist = np.hypot(px[:, None] - sx, py[:, None] - sy)
+        # the arc is judged only for the pairs in range (or a hair beyond: an edge)
+        k, j = (dist < reach + 1e-6).nonzero()
+        dist = dist[k, j]
+        turn = np.abs(np.mod(np.degrees(np.arctan2(px[k] - sx[j], -(py[k] - sy[j])))
+                             - sf[j], 360))
         turn = np.minimum(turn, 360 - turn)
-        hit = (dist <= reach) & (turn <= FIRE_ARC + 15)
-        edge = (np.abs(dist - reach) < 1e-6) | (np.abs(turn - FIRE_ARC - 15) < 1e-6)
+        hit = (dist <= reach[j]) & (turn <= FIRE_ARC + 15)
+        edge = (np.abs(dist - reach[j]) < 1e-6) | (np.abs(turn - FIRE_ARC - 15) < 1e-6)
         # (the weights are 1 and 2: their sums are exact in any order)
-        out = ((hit & ~edge) * weight).sum(axis=1).tolist()
-        for k, j in zip(*np.nonzero(edge)):
-            out[k] += self._exposure(spots[k], [shooters[j]])
+        sure = hit & ~edge
+        out = np.bincount(k[sure], weights=weight[j[sure]], minlength=len(spots)).tolist()
+        for n in edge.nonzero()[0].tolist():
+            out[k[n]] += self._exposure(spots[k[n]], [shooters[cols[j[n]]]])
         return out
 
     def _candidates(self, u, reach: float, targets: float | None = None) -> list:
@@ -212,28 +229,24 @@ class CavalryMixin:
         bound = the blow's worth less a quarter of the musketry on the spot, an upper
         bound of its worth (only "cramped" is still to take off)."""
         b = self.battle
-        found, blows = [], {}
-        far = (reach + 0.01) ** 2      # a spot moves under 0.0071 inch when rounded
+        rows = []
         for e in self._targets(u, reach + max(RINGS) if targets is None else targets):
             away = bearing(e.pos, u.pos)
             ways = [away + d for d in (-90, -45, 0, 45, 90)]
             ways += [e.facing + 90, e.facing + 180, e.facing + 270]
-            heads = [heading(w % 360) for w in ways]
             fp = footprint(b, e)
             # aspect(fp, spot) != "front", its very test (bearing and angle_between's
             # own expressions): beyond the diagonals' angle
             corner = math.degrees(math.atan2(fp.frontage / 2, fp.depth / 2)) + EPS
-            worth = (self._blow_worth(u, e, False, blows), self._blow_worth(u, e, True, blows))
-            for r in RINGS:
-                for hx, hy in heads:
-                    x, y = e.x + hx * r, e.y + hy * r
-                    if (x - u.x) ** 2 + (y - u.y) ** 2 > far:
-                        continue                 # rounded, still beyond the reach
-                    spot = (round(x, 2), round(y, 2))
-                    if distance(u.pos, spot) <= reach:
-                        off = abs((math.degrees(math.atan2(spot[0] - fp.x, -(spot[1] - fp.y)))
-                                   % 360 - fp.facing) % 360)
-                        found.append((worth[min(off, 360 - off) > corner], spot, e))
+            rows.append((e, fp, corner, ways))
+        # the spots within the reach (a spot moves under 0.0071 inch when rounded),
+        # judged at once (ring.py: the plain floats where numpy's could differ)
+        found, worths = [], {}
+        for spot, t, flank in ring_spots(u, rows, RINGS, reach):
+            e = rows[t][0]
+            if t not in worths:
+                worths[t] = self._blow_worths(e)
+            found.append((worths[t][flank], spot, e))
         return [[worth - EXPOSURE_WEIGHT * x, spot, e]
                 for (worth, spot, e), x in zip(found, self._exposures([s for _, s, _ in found]))]
 
