@@ -17,6 +17,7 @@ import math
 import numpy as np
 
 from .footprint import distance, overlap
+from .model.battle import patched_in_place
 
 SLACK = 1e-6        # inches: the vector prefilter keeps border cases for the exact test
 _any = np.logical_or.reduce     # ndarray.any without its Python wrapper (hot)
@@ -46,16 +47,10 @@ class UnitGrid:
         `live_units(side)` keeps its order when a record is replaced (dict order)."""
         if self.index is None:
             self.index = {u.id: k for k, u in enumerate(self.units)}
-        units = battle.units
-        for change in changes:
-            if change[0] != "unit":
-                continue
-            u, k = units.get(change[1]), self.index.get(change[1])
-            live = u is not None and not u.eliminated and (side is None or u.side == side)
-            if k is None and not live:
-                continue                            # none of this grid's units
-            if k is None or not live:               # a newcomer, or one gone: rebuild
-                return self._fill(battle.live_units(side))
+        patches = patched_in_place(self.index, battle, side, changes)
+        if patches is None:                     # a unit gone, arrived or back: rebuild
+            return self._fill(battle.live_units(side))
+        for k, u in patches:
             self.units[k] = u
             self.xs[k], self.ys[k] = u.x, u.y
 

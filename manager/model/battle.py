@@ -285,14 +285,27 @@ class _LiveUnits:
     def follow(self, battle: Battle, side: str | None, changes) -> None:
         if self.index is None:
             self.index = {u.id: k for k, u in enumerate(self.units)}
-        units = battle.units
-        for change in changes:
-            if change[0] != "unit":
-                continue
-            u, k = units.get(change[1]), self.index.get(change[1])
-            live = u is not None and not u.eliminated and (side is None or u.side == side)
-            if k is None and not live:
-                continue                        # none of this view's units
-            if k is None or not live:           # a newcomer, or one gone: rebuild
-                return self._fill(battle, side)
+        patches = patched_in_place(self.index, battle, side, changes)
+        if patches is None:
+            return self._fill(battle, side)
+        for k, u in patches:
             self.units[k] = u
+
+
+def patched_in_place(index: dict, battle: Battle, side: str | None, changes):
+    """The (place, new record) of each unit of a `live_units(side)` view (`index`: id ->
+    place) that the journal's `changes` changed in place (moved, hit, re-formed), or None
+    when the view must be rebuilt (a unit gone, arrived or come back): a unit changed in
+    place keeps its place in `battle.units` (dict order), so in the view too."""
+    units, patches = battle.units, []
+    for change in changes:
+        if change[0] != "unit":
+            continue
+        u, k = units.get(change[1]), index.get(change[1])
+        live = u is not None and not u.eliminated and (side is None or u.side == side)
+        if k is None and not live:
+            continue                        # none of this view's units
+        if k is None or not live:           # a newcomer, or one gone: rebuild
+            return None
+        patches.append((k, u))
+    return patches
