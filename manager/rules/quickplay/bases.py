@@ -177,21 +177,26 @@ def maybe_in_reach(battle, unit, fp, reach: float, side: str, half: float,
     return [u for u in (t.units[k] for k in idx) if distance(u.pos, unit.pos) <= reach]
 
 
-def near_line(battle, a, b, reach: float) -> list:
-    """Live units whose centre is within `reach` of a (the scan's exact test) and within
-    the largest half diagonal of segment a-b, in live_units order: every base that could
-    touch the line (a base lies within its half diagonal of its centre), and a few
-    more."""
-    t = bases(battle)
+def from_segment(t, a, b) -> tuple:
+    """Every base's offset from a (px, py) and from its nearest point of segment a-b
+    (qx, qy), as arrays over the table t."""
     ax, ay = a
     px, py = t.x - ax, t.y - ay
     dx, dy = b[0] - ax, b[1] - ay
     l2 = dx * dx + dy * dy
     if l2 > 0:
         s = np.clip((px * dx + py * dy) / l2, 0.0, 1.0)
-        qx, qy = px - s * dx, py - s * dy
-    else:
-        qx, qy = px, py
+        return px, py, px - s * dx, py - s * dy
+    return px, py, px, py
+
+
+def near_line(battle, a, b, reach: float) -> list:
+    """Live units whose centre is within `reach` of a (the scan's exact test) and within
+    the largest half diagonal of segment a-b, in live_units order: every base that could
+    touch the line (a base lies within its half diagonal of its centre), and a few
+    more."""
+    t = bases(battle)
+    px, py, qx, qy = from_segment(t, a, b)
     margin = max_half_diagonal(battle) + 1e-5
     keep = t.alive & (px * px + py * py <= (reach + 1e-6) ** 2) \
         & (qx * qx + qy * qy <= margin * margin)

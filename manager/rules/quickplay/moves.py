@@ -253,18 +253,11 @@ def landing(battle, unit, far):
     the nearest base asked first: most spots that land on a base land on the unit
     ahead."""
     import numpy as np
-    from .bases import bases
+    from .bases import bases, from_segment
     t = bases(battle)
     fp = footprint(battle, unit)
     half = math.hypot(fp.frontage, fp.depth) / 2 + 1e-6 + 1e-5     # overlap's circles
-    px, py = t.x - unit.x, t.y - unit.y
-    dx, dy = far[0] - unit.x, far[1] - unit.y
-    l2 = dx * dx + dy * dy
-    if l2 > 0:
-        s = np.clip((px * dx + py * dy) / l2, 0.0, 1.0)
-        qx, qy = px - s * dx, py - s * dy
-    else:
-        qx, qy = px, py
+    _, _, qx, qy = from_segment(t, unit.pos, far)
     lim = t.r + (half + 0.01 + 1e-3)      # a spot lies within 0.01 of the line
     rows = np.flatnonzero(t.alive & (qx * qx + qy * qy <= lim * lim))
     near = list(zip(rows.tolist(), t.x[rows].tolist(), t.y[rows].tolist(),
