@@ -506,14 +506,13 @@ def test_ground_answers_are_the_computed_ones_in_play(monkeypatch):
     terrain of a path and of a line of sight, the ground under a base, the gap of two
     bases, cover, a wall before the target, woods) is what computing it afresh gives at
     that moment, refusals by their message; and many are kept."""
+    from manager.ground_memo import holds
     from manager.rules.featherstone import ground
     real = ground.kept
     asked, kept = [], [0]
 
     def checking(battle, name, key, compute):
-        store = battle.kept("featherstone.ground", dict)
-        memo = store.get(name) if store.get("battlefield") is battle.battlefield else None
-        kept[0] += memo is not None and key in memo
+        kept[0] += holds(battle.battlefield, "featherstone." + name, key)
         got = outcome(lambda: real(battle, name, key, compute))
         asked.append(name)
         assert got == outcome(compute), (name, key)

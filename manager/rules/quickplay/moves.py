@@ -18,13 +18,14 @@ from ...footprint import (Sweep, angle_between, bearing, closer_than, distance, 
                           segment, swept, travel)
 from ...footprint import overlap as _overlap
 from ...game_actions import GameAction
+from ...ground_memo import on_ground
 from ...model.forces import mark
 from ...table_terrain import table_terrain
 from ..common import own_unit
 from .tables import (ARM_FORMATIONS, BROKEN, COLUMN_BONUS_DICE, COMMAND_TEST, COMMANDER_JOIN,
                      DIFFICULT, DOUBLED, FIRE_ARC, IMPASSABLE, LIMBERED_BONUS, MOVE_DICE,
                      ROAD_BONUS_DICE, STREAM_COST)
-from .units import (acted, arm, by_table, engaged, footprint, in_command, irregular, is_skirmish,
+from .units import (acted, arm, engaged, footprint, in_command, irregular, is_skirmish,
                     pinned, prof, quality)
 
 MoveRolled = declare_event("MoveRolled", "{unit} rolls {detail}: {inches:.1f} inches",
@@ -114,8 +115,9 @@ def terrain_cost(battle, unit, start, end) -> tuple[float, str, bool]:
     """(extra inches, refusal, on road) for the straight move between two bases: it
     hangs on the table, the unit's kind and formation and the bases only, so it is
     remembered (the commander's check of a move, then its resolution, ask it)."""
-    return by_table(battle, "quickplay.terrain_cost", (unit.kind, unit.formation, start, end),
-                    lambda: _terrain_cost(battle, unit, start, end))
+    return on_ground(battle.battlefield, "quickplay.terrain_cost",
+                     (unit.kind, unit.formation, start, end),
+                     lambda: _terrain_cost(battle, unit, start, end))
 
 
 def _terrain_cost(battle, unit, start, end) -> tuple[float, str, bool]:

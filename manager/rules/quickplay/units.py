@@ -15,6 +15,7 @@ from shapely.geometry import Point
 from ... import spatial
 from ...errors import IllegalAction
 from ...footprint import Footprint, angle_between, bearing, distance, segment
+from ...ground_memo import known, on_ground
 from ...model.forces import mark
 from ...table_terrain import table_terrain
 from .tables import BASE, COMMAND_RANGE, FIGURES_PER_DIE, PROFILES, RANKS, VISIBILITY_IN_WOODS
@@ -198,8 +199,8 @@ def terrain_sight(battle, a_xy, b_xy, line) -> str:
     option and the ends only, so it is remembered (the same lines are asked again
     after other units moved)."""
     key = (tuple(a_xy), tuple(b_xy), battle.option("woods_visibility", "through"))
-    return by_table(battle, "quickplay.terrain_sight", key,
-                    lambda: _terrain_sight(battle, a_xy, b_xy, line))
+    return on_ground(battle.battlefield, "quickplay.terrain_sight", key,
+                     lambda: _terrain_sight(battle, a_xy, b_xy, line))
 
 
 def known_terrain_sight(battle, a_xy, b_xy):
@@ -207,22 +208,7 @@ def known_terrain_sight(battle, a_xy, b_xy):
     measured on this table: a look that builds nothing (the commander passes over an
     order whose line woods or towns are known to block: the rules refuse it)."""
     key = (tuple(a_xy), tuple(b_xy), battle.option("woods_visibility", "through"))
-    hit = battle.kept("quickplay.terrain_sight", dict).get(key)
-    return hit[1] if hit is not None and hit[0] is battle.battlefield else None
-
-
-def by_table(battle, name: str, key, compute):
-    """`compute()` remembered across battle versions for answers that hang on the table
-    and `key` alone (never on where units stand); a new battlefield asks afresh."""
-    memo = battle.kept(name, dict)
-    hit = memo.get(key)
-    if hit is not None and hit[0] is battle.battlefield:
-        return hit[1]
-    if len(memo) > 4096:                       # a long game: start afresh
-        memo.clear()
-    value = compute()
-    memo[key] = (battle.battlefield, value)
-    return value
+    return known(battle.battlefield, "quickplay.terrain_sight", key)
 
 
 def _terrain_sight(battle, a_xy, b_xy, line, boxes_first: bool = True) -> str:
