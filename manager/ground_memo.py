@@ -51,3 +51,8 @@ def known(battlefield, name: str, key, default=None):
     that computes nothing."""
     hit = _answers(battlefield).get(name, {}).get(key)
     return default if hit is None or hit[1] is not None else hit[0]
+
+
+def forget(battlefield, name: str) -> None:
+    """Drop one question's answers on this battlefield (to ask it afresh)."""
+    _answers(battlefield).pop(name, None)

@@ -50,25 +50,26 @@ def test_d3_memos_answer_as_afresh_in_play(monkeypatch):
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from bench_common import AUSTERLITZ, scenario
     s = Session(scenario(AUSTERLITZ, "d3", seed=1, turns=3))
+    from manager.ground_memo import holds
     seen = {"ground": [0, 0], "sight": [0, 0]}
-    ground, sight = units._GroundMemo.refusal, units._SightMemo.blocked
+    ground, sight = units._kept_refusal, units._kept_sight
 
-    def refusal(self, battle, unit, kind, start, end):
-        seen["ground"][(
-            (kind, start, end, battle.option("artillery_streams"),
-             battle.option("bridge_crossing")) in self.answers)] += 1
-        got = ground(self, battle, unit, kind, start, end)
+    def refusal(battle, unit, kind, start, end):
+        seen["ground"][holds(battle.battlefield, "d3.ground", (
+            kind, start, end, battle.option("artillery_streams"),
+            battle.option("bridge_crossing")))] += 1
+        got = ground(battle, unit, kind, start, end)
         assert got == units._terrain_refusal(battle, unit, kind, start, end)
         return got
 
-    def blocked(self, a, b):
-        seen["sight"][(a, b) in self.answers] += 1
-        got = sight(self, a, b)
+    def blocked(battle, a, b):
+        seen["sight"][holds(battle.battlefield, "d3.sight", (a, b))] += 1
+        got = sight(battle, a, b)
         assert got == table_terrain(s.battle.battlefield).sight_blocked(a, b, skip=1.0)
         return got
 
-    monkeypatch.setattr(units._GroundMemo, "refusal", refusal)
-    monkeypatch.setattr(units._SightMemo, "blocked", blocked)
+    monkeypatch.setattr(units, "_kept_refusal", refusal)
+    monkeypatch.setattr(units, "_kept_sight", blocked)
     ap = Autopilot(s)
     ap.step()
     while not s.battle.state.over and s.battle.state.turn <= 3:
@@ -89,12 +90,13 @@ def test_d3_shot_reach_and_cover_memos_answer_as_afresh_in_play(monkeypatch):
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from bench_common import AUSTERLITZ, scenario
     s = Session(scenario(AUSTERLITZ, "d3", seed=1, turns=3))
+    from manager.ground_memo import holds
     seen = {"reach": [0, 0], "cover": [0, 0]}
-    reach, covered = combat._reach, units._CoverMemo.covered
+    reach, covered = combat._reach, units._kept_cover
 
     def checked_reach(battle, unit, fp, tfp):
-        answers = combat._reach_memo(battle.battlefield).answers
-        seen["reach"][(fp, tfp, battle.option("fire_arc", "any_part")) in answers] += 1
+        seen["reach"][holds(battle.battlefield, "d3.reach",
+                            (fp, tfp, battle.option("fire_arc", "any_part")))] += 1
         got = reach(battle, unit, fp, tfp)
         front = fp.front_centre()
         town = table_terrain(battle.battlefield).covered(fp.polygon(), ("town",)) >= 0.5
@@ -102,14 +104,14 @@ def test_d3_shot_reach_and_cover_memos_answer_as_afresh_in_play(monkeypatch):
                        tfp.polygon().distance(point(front)))
         return got
 
-    def checked_cover(self, fp, kinds):
-        seen["cover"][(fp, kinds) in self.answers] += 1
-        got = covered(self, fp, kinds)
+    def checked_cover(battle, fp, kinds):
+        seen["cover"][holds(battle.battlefield, "d3.cover", (fp, kinds))] += 1
+        got = covered(battle, fp, kinds)
         assert got == (table_terrain(s.battle.battlefield).covered(fp.polygon(), kinds) >= 0.5)
         return got
 
     monkeypatch.setattr(combat, "_reach", checked_reach)
-    monkeypatch.setattr(units._CoverMemo, "covered", checked_cover)
+    monkeypatch.setattr(units, "_kept_cover", checked_cover)
     ap = Autopilot(s)
     ap.step()
     while not s.battle.state.over and s.battle.state.turn <= 3:
@@ -122,6 +124,7 @@ def test_d3_shot_reach_memo_keeps_each_fire_arc_option():
     """Two battles over the same Austerlitz battlefield, `fire_arc` any_part and centre:
     each battle's shots are refused or passed as its own option says, asked in turn."""
     from manager.errors import IllegalAction
+    from manager.ground_memo import forget
     from manager.rules.d3 import combat
     from manager.rules.d3.units import utype
     b = _battle("austerlitz").copy()
@@ -144,10 +147,10 @@ def test_d3_shot_reach_memo_keeps_each_fire_arc_option():
 
     plain = []
     for bt in (b, other):
-        combat._reach_memo(bt.battlefield).answers.clear()
+        forget(bt.battlefield, "d3.reach")
         plain.append(answers(bt))
     assert plain[0] != plain[1]                 # the option changes some answers here
-    combat._reach_memo(b.battlefield).answers.clear()
+    forget(b.battlefield, "d3.reach")
     assert [answers(bt) for bt in (b, other, b, other)] == plain * 2
 
 

@@ -23,7 +23,7 @@ from ...events import HitsTaken, MeleeResolved, UnitFired, UnitRetreated
 from ...footprint import (angle_between, aspect, bearing, distance, heading, inside, overlap,
                           point, slide)
 from ...odds import Dist, Odds, OddsLine
-from ...geometry import per_battlefield
+from ...ground_memo import on_ground
 from ..common import Melee, charges_by_target, find_melee
 from .moves import own_unit
 from .tables import CHARGE_BONUS, FIRE_ARC, MOVE, RANGE, SHOT_MINUS
@@ -70,34 +70,17 @@ def _shot(battle, unit, target) -> Strike:
     return Strike(SHOT_MINUS[t] + (1 if in_cover(battle, target) else 0))
 
 
-class _ReachMemo:
-    """(in arc or in a town, range) of a shot on one battlefield, by the two bases and
-    the option `fire_arc`: the table's and the bases' alone, so shooters and targets
-    that stand are not measured again in later battle versions (or battles over the
-    same ground). Bounded."""
-
-    LIMIT = 100_000
-
-    def __init__(self, battlefield):
-        self.answers: dict = {}
-
-
-_reach_memo = per_battlefield(_ReachMemo)
-
-
 def _reach(battle, unit, fp, tfp) -> tuple:
     """(may the unit's arc take in the target: in arc, or the shooter in a town; the
-    range from its front centre to the nearest part of the target's base)."""
-    answers = _reach_memo(battle.battlefield).answers
-    key = (fp, tfp, battle.option("fire_arc", "any_part"))
-    hit = answers.get(key)
-    if hit is None:
+    range from its front centre to the nearest part of the target's base). The table's
+    and the bases' alone: kept per battlefield (`ground_memo`) by the two bases and the
+    option `fire_arc`, so shooters and targets that stand are not measured again."""
+    def measure():
         front = fp.front_centre()
-        arc = in_town(battle, unit) or in_arc(battle, unit, fp, tfp, front)
-        if len(answers) >= _ReachMemo.LIMIT:
-            answers.clear()
-        hit = answers[key] = (arc, tfp.polygon().distance(point(front)))
-    return hit
+        return (in_town(battle, unit) or in_arc(battle, unit, fp, tfp, front),
+                tfp.polygon().distance(point(front)))
+    return on_ground(battle.battlefield, "d3.reach",
+                     (fp, tfp, battle.option("fire_arc", "any_part")), measure)
 
 
 def in_arc(battle, unit, fp, tfp, front) -> bool:

@@ -16,6 +16,7 @@ from ... import spatial
 from ...events import declare_event
 from ...footprint import EPS, Footprint, Sweep, box, closer_than, distance, overlap, segment
 from ...geometry import per_battlefield
+from ...ground_memo import on_ground
 from ...model.forces import mark
 from ...table_terrain import table_terrain
 from .tables import (CROSSING_LANDING, DEPTH, EVENTS, FRONTAGE, GENERAL_REROLL_REACH,
@@ -140,7 +141,7 @@ def ground_refusal(battle, unit, start: Footprint, end: Footprint, ignore=(),
     """Why the unit may not go from start to end in a straight line ('' when it may);
     a charge may end touching enemies (the one it charges, and any beside it)."""
     kind = utype(unit)
-    why = _ground_memo(battle.battlefield).refusal(battle, unit, kind, start, end)
+    why = _kept_refusal(battle, unit, kind, start, end)
     if why:
         return why
     sweep = Sweep(start, end)
@@ -185,51 +186,22 @@ def _terrain_refusal(battle, unit, kind, start: Footprint, end: Footprint) -> st
     return _water(battle, unit, start, end)
 
 
-class _GroundMemo:
-    """_terrain_refusal's answers on one battlefield (immutable: the same bases and the
-    same options get the same answer in every battle version and every battle fought
-    over it, as in a balance run), by the unit's type, both bases and the two options
-    `_water` reads. Units held up ask the same moves turn after turn. Bounded."""
-
-    LIMIT = 100_000
-
-    def __init__(self, battlefield):
-        self.answers: dict = {}
-
-    def refusal(self, battle, unit, kind, start, end) -> str:
-        key = (kind, start, end, battle.option("artillery_streams"),
-               battle.option("bridge_crossing"))
-        why = self.answers.get(key)
-        if why is None:
-            if len(self.answers) >= self.LIMIT:
-                self.answers.clear()
-            why = self.answers[key] = _terrain_refusal(battle, unit, kind, start, end)
-        return why
+def _kept_refusal(battle, unit, kind, start, end) -> str:
+    """_terrain_refusal's answer, kept per battlefield (`ground_memo`): the same bases and
+    options get the same answer in every battle version and every battle fought over
+    this ground, as in a balance run; units held up ask the same moves turn after turn.
+    Keyed by the unit's type, both bases and the two options `_water` reads."""
+    key = (kind, start, end, battle.option("artillery_streams"),
+           battle.option("bridge_crossing"))
+    return on_ground(battle.battlefield, "d3.ground", key,
+                     lambda: _terrain_refusal(battle, unit, kind, start, end))
 
 
-_ground_memo = per_battlefield(_GroundMemo)
-
-
-class _SightMemo:
-    """table_terrain's sight_blocked(a, b, skip=1.0) on one battlefield, by the line's
-    ends: shooters that stand ask the same lines turn after turn. Bounded."""
-
-    LIMIT = 100_000
-
-    def __init__(self, battlefield):
-        self.terrain, self.answers = table_terrain(battlefield), {}
-
-    def blocked(self, a, b) -> str:
-        key = (a, b)
-        why = self.answers.get(key)
-        if why is None:
-            if len(self.answers) >= self.LIMIT:
-                self.answers.clear()
-            why = self.answers[key] = self.terrain.sight_blocked(a, b, skip=1.0)
-        return why
-
-
-_sight_memo = per_battlefield(_SightMemo)
+def _kept_sight(battle, a, b) -> str:
+    """table_terrain's sight_blocked(a, b, skip=1.0), kept per battlefield by the line's
+    ends (`ground_memo`): shooters that stand ask the same lines turn after turn."""
+    return on_ground(battle.battlefield, "d3.sight", (a, b),
+                     lambda: table_terrain(battle.battlefield).sight_blocked(a, b, skip=1.0))
 
 
 def _near_path(battle, start: Footprint, end: Footprint) -> list:
@@ -301,30 +273,15 @@ def in_town(battle, unit) -> bool:
     return _covered(battle, footprint(battle, unit), ("town",))
 
 
-class _CoverMemo:
-    """Is at least half a base in these kinds of area? On one battlefield, by the base
-    (the same answer in every battle version and battle over that ground). Bounded."""
-
-    LIMIT = 100_000
-
-    def __init__(self, battlefield):
-        self.terrain, self.answers = table_terrain(battlefield), {}
-
-    def covered(self, fp, kinds) -> bool:
-        key = (fp, kinds)
-        hit = self.answers.get(key)
-        if hit is None:
-            if len(self.answers) >= self.LIMIT:
-                self.answers.clear()
-            hit = self.answers[key] = self.terrain.covered(fp.polygon(), kinds) >= 0.5
-        return hit
-
-
-_cover_memo = per_battlefield(_CoverMemo)
+def _kept_cover(battle, fp, kinds) -> bool:
+    """Is at least half a base in these kinds of area? Kept per battlefield by the base
+    (`ground_memo`): the same answer in every battle version and battle over that ground."""
+    return on_ground(battle.battlefield, "d3.cover", (fp, kinds),
+                     lambda: table_terrain(battle.battlefield).covered(fp.polygon(), kinds) >= 0.5)
 
 
 def _covered(battle, fp, kinds) -> bool:
-    return _cover_memo(battle.battlefield).covered(fp, kinds)
+    return _kept_cover(battle, fp, kinds)
 
 
 def on_hilltop(battle, unit) -> bool:
@@ -337,7 +294,7 @@ def sight_refusal(battle, unit, target) -> str:
     for o in _crossing_line(battle, front, target.pos, line.length + 8, unit.pos):
         if o.id not in (unit.id, target.id) and footprint(battle, o).polygon().intersects(line):
             return f"{o.name} is in the way"
-    blocked = _sight_memo(battle.battlefield).blocked(unit.pos, target.pos)
+    blocked = _kept_sight(battle, unit.pos, target.pos)
     return f"{blocked} blocks the view" if blocked else ""
 
 
