@@ -199,7 +199,8 @@ def summarise(results: list[dict]) -> dict:
            "seeds": [r["seed"] for r in results],
            "wins": {s: {"count": wins[s], "rate": wins[s] / n,
                         "ci95": list(wilson(wins[s], n))} for s in sides},
-           "undecided": {"count": draws, "rate": draws / n},
+           "undecided": {"count": draws, "rate": draws / n,
+                         "ahead": _ahead_counts(results, sides)},
            "mean_turns": sum(r["turns"] for r in results) / n,
            "by_morale": sum(1 for r in results if "concedes" in r["result"]["reason"]) / n,
            "commands": {}}
@@ -223,6 +224,37 @@ def summarise(results: list[dict]) -> dict:
                 out["commands"][s][name]["arrived"] = {
                     "rate": len(turns) / n, "mean_turn": sum(turns) / len(turns),
                     "by_turn": {t: turns.count(t) for t in sorted(set(turns))}}
+    return out
+
+
+def losses(side_report: dict) -> tuple[float, float]:
+    """(share of the side's units that came to the battle and were eliminated, hits taken
+    per such unit): the order a club umpire weighs losses in at the end of a game."""
+    cmds = side_report["commands"].values()
+    came = sum(c["units_start"] - c.get("units_to_come", 0) for c in cmds)
+    if not came:
+        return 0.0, 0.0
+    return (sum(c["units_eliminated"] for c in cmds) / came,
+            sum(c.get("hits_taken", 0) for c in cmds) / came)
+
+
+def ahead_on_losses(result: dict) -> str | None:
+    """A battle the turn limit ended undecided: the side that lost the smaller share of
+    its units, then took fewer hits per unit (None if even). Most inch Austerlitz battles
+    reach the limit, so a designer needs to know who was winning them; the battle itself
+    stays undecided (the texts give no verdict at a turn limit)."""
+    weighed = {s: losses(r) for s, r in result["sides"].items()}
+    best = min(weighed.values())
+    leaders = [s for s, v in weighed.items() if v == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def _ahead_counts(results: list[dict], sides: list) -> dict:
+    out = {s: 0 for s in sides}
+    out["even"] = 0
+    for r in results:
+        if r["result"]["winner"] is None:
+            out[ahead_on_losses(r) or "even"] += 1
     return out
 
 

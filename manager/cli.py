@@ -99,7 +99,7 @@ def _balance_text(s: dict) -> str:
     for side, w in s["wins"].items():
         lo, hi = w["ci95"]
         out.append(f"  {side:<12} wins {w['rate']:6.1%}  (95% CI {lo:.1%} – {hi:.1%})")
-    out.append(f"  undecided    {s['undecided']['rate']:6.1%}")
+    out.append(f"  undecided    {s['undecided']['rate']:6.1%}" + _ahead_text(s["undecided"]))
     out.append(f"  mean length {s['mean_turns']:.1f} turns; ended by army morale in "
                f"{s['by_morale']:.0%}")
     for side, cmds in s["commands"].items():
@@ -115,18 +115,30 @@ def _balance_text(s: dict) -> str:
     return "\n".join(out)
 
 
+def _ahead_text(undecided: dict) -> str:
+    """Who was ahead on losses (share of units lost) in the battles the turn limit ended."""
+    ahead = undecided.get("ahead") or {}
+    if not undecided["count"]:
+        return ""
+    parts = [f"{side} {k}" for side, k in ahead.items() if side != "even"]
+    return f"  (ahead on losses at the turn limit: {', '.join(parts)}, even {ahead.get('even', 0)})"
+
+
 def _grid_text(g: dict) -> str:
     """One row per setting: each side's win rate with its 95% interval."""
     first = g["settings"][0]
     sides = list(first["wins"])
-    head = [f"{g['option']}"] + [f"{s} wins (95% CI)" for s in sides] + ["undecided", "turns"]
+    head = ([f"{g['option']}"] + [f"{s} wins (95% CI)" for s in sides] + ["undecided", "turns"]
+            + ["ahead on losses at the limit"])
     rows = []
     for st in g["settings"]:
         row = [f"{st['value']}"]
         for s in sides:
             w = st["wins"][s]
             row.append(f"{w['rate']:.1%} ({w['ci95'][0]:.1%} – {w['ci95'][1]:.1%})")
-        rows.append(row + [f"{st['undecided']['rate']:.1%}", f"{st['mean_turns']:.1f}"])
+        ahead = st["undecided"].get("ahead", {})
+        rows.append(row + [f"{st['undecided']['rate']:.1%}", f"{st['mean_turns']:.1f}",
+                           " / ".join(f"{s} {ahead.get(s, 0)}" for s in sides + ["even"])])
     widths = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
     line = lambda r: "  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip()  # noqa: E731
     return "\n".join([f"{first['scenario']} under {first['ruleset']}: {g['runs']} battles a "

@@ -105,3 +105,38 @@ def test_battles_run_with_the_battle_gc_thresholds_and_the_callers_come_back(mon
     assert seen == [bal.BATTLE_GC] * 2 and gc.get_threshold() == before
     plain = [real(job) for job in jobs]                 # the default collector
     assert tuned == plain
+
+
+def _side(*commands):
+    """A side's report: (units_start, units_eliminated, units_to_come, hits_taken) per
+    command."""
+    return {"commands": {f"c{i}": {"units_start": s, "units_eliminated": e,
+                                   "units_left": s - e, "units_to_come": t, "hits_taken": h}
+                         for i, (s, e, t, h) in enumerate(commands)}}
+
+
+def test_ahead_on_losses_is_the_smaller_share_of_the_units_that_came():
+    # blue lost 3 of 10, red 2 of the 4 that came (2 more never arrived): blue is ahead
+    r = {"result": {"winner": None}, "sides": {"blue": _side((10, 3, 0, 40)),
+                                                "red": _side((4, 1, 0, 9), (2, 1, 2, 3))}}
+    assert bal.losses(r["sides"]["red"]) == (0.5, 3.0)
+    assert bal.ahead_on_losses(r) == "blue"
+    # the same share lost: fewer hits taken per unit leads
+    r["sides"]["blue"] = _side((10, 5, 0, 40))
+    assert bal.ahead_on_losses(r) == "red"
+    r["sides"]["blue"] = _side((10, 5, 0, 25))
+    assert bal.ahead_on_losses(r) == "blue"
+    r["sides"]["blue"] = _side((10, 5, 0, 30))
+    assert bal.ahead_on_losses(r) is None                     # 1/2 and 3 hits a unit each
+
+
+def test_undecided_battles_say_who_was_ahead_at_the_turn_limit(capsys):
+    s = balance(SKIRMISH, 3, turns=2, progress=False, workers=1)
+    u = s["undecided"]
+    assert u["count"] == 3 and sum(u["ahead"].values()) == 3     # each counted once
+    assert set(u["ahead"]) == set(s["wins"]) | {"even"}
+    assert u["ahead"]["even"] < 3                                # two turns of fire tell
+    assert cli(["simulate", str(SKIRMISH), "--runs", "3", "--turns", "2", "--workers", "1"]) == 0
+    line = next(l for l in capsys.readouterr().out.splitlines() if "undecided" in l)
+    words = ", ".join(f"{side} {k}" for side, k in u["ahead"].items() if side != "even")
+    assert f"(ahead on losses at the turn limit: {words}, even {u['ahead']['even']})" in line
