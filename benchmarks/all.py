@@ -25,6 +25,8 @@ SCRIPTS = {
     "run": "the Morschauser turn on Austerlitz, replay, Morschauser odds",
     "rulesets_bench": "each ruleset's Austerlitz turn (and x Morschauser), exact odds "
                       "of fire, melee and charge, judging a dragged move",
+    "instructions_bench": "each ruleset's Austerlitz turns counted in instructions "
+                          "(valgrind; CPU time without it), and x Morschauser",
     "leipzig": "a 600+ unit battle: one turn under each ruleset",
     "simulate_bench": "balance: Austerlitz battles a minute on the local cores",
     "store_bench": "battle files: commit, open and replay",

@@ -82,9 +82,13 @@ class Session:
         state = battle.state
         before = battle.snapshot()
         dice = Dice(source, state.dice_seq)
+        version = battle.version
         try:
             events = action.apply(battle, self.ruleset, dice)
-            battle.set_state(dice_seq=dice.next_seq)
+            # the counter moves on with the dice; an action that rolled none and changed
+            # the battle (so its views are rebuilt already) leaves the state as it is
+            if dice.next_seq != battle.state.dice_seq or battle.version == version:
+                battle.set_state(dice_seq=dice.next_seq)
         except BaseException:
             battle.restore(before)      # a refused die or a bug leaves nothing half-done
             raise

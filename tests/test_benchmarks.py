@@ -86,3 +86,40 @@ def test_leipzig_is_600_units_with_unique_ids():
     assert len(b.units) == len(ids)
     # every copy stands on its own stretch of the table
     assert max(u.y for u in b.units.values()) > 3 * b.battlefield.height / 4
+
+
+def test_instruction_counts_read_callgrind_dumps_and_refuse_other_files():
+    import instructions_bench as ib
+    dump = "# callgrind format\nversion: 1\nevents: Ir\nsummary: 123456\ntotals: 123456\n"
+    assert ib.summary(dump) == 123456
+    with pytest.raises(ValueError, match="cg.out.3: no 'summary:' line"):
+        ib.summary("events: Ir\n", "cg.out.3")
+    cmd = ib.callgrind_command(["python", "x.py"], Path("/tmp/cg.out"))
+    assert "--zero-before=getppid" in cmd and "--dump-before=getpgrp" in cmd
+    assert cmd[-2:] == ["python", "x.py"]
+
+
+def test_instruction_counts_cover_only_the_marked_work_or_say_why_not(monkeypatch):
+    """With valgrind on the machine: a tiny program's count between the markers grows
+    with the work done there, one count per dump marker, start-up excluded. Without it
+    the benchmark times the turns and its figures say valgrind is missing."""
+    import shutil
+    import instructions_bench as ib
+    if shutil.which("valgrind"):
+        def work(n):
+            return [sys.executable, "-S", "-c",
+                    f"import os; os.getppid(); sum(range({n})); os.getpgrp(); "
+                    f"sum(range({n})); os.getpgrp()"]
+        small, _ = ib.counted(work(10))
+        large, _ = ib.counted(work(100_000))
+        assert len(small) == len(large) == 2
+        assert small[0] < 100_000 < 2_000_000 < large[0]      # start-up not counted
+        assert large[1] > 2_000_000
+    monkeypatch.setattr(ib, "valgrind", lambda: None)
+    monkeypatch.setattr(ib, "per_turn", lambda rs, turns, path, by_cpu: (
+        [0.01 if by_cpu else 1e6], "CPU s" if by_cpu else "instructions"))
+    got = ib.figures(turns=1, rulesets=("morschauser", "d3"))
+    assert [f["figure"] for f in got] == ["Austerlitz CPU of 1 turns, morschauser",
+                                          "Austerlitz CPU of 1 turns, d3",
+                                          "Austerlitz CPU, d3 / morschauser"]
+    assert all("valgrind is not on this machine" in f["note"] for f in got[:2])

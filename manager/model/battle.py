@@ -72,16 +72,18 @@ class Battle:
         self._journal_base = 0
 
     # ---- snapshots: cheap because every record is immutable ------------------------
+    # (dict.copy, not dict(): the same keys in the same order, but a copy of the whole
+    # table at once where dict() inserts entry by entry; every action takes a snapshot)
     def snapshot(self) -> tuple:
-        return (self.info, self.battlefield, dict(self.sides), dict(self.commands),
-                dict(self.units), dict(self.leaders), self.hierarchy, self.state, self.pending)
+        return (self.info, self.battlefield, self.sides.copy(), self.commands.copy(),
+                self.units.copy(), self.leaders.copy(), self.hierarchy, self.state, self.pending)
 
     def restore(self, snap: tuple) -> None:
         (self.info, self.battlefield, sides, commands, units, leaders,
          self.hierarchy, self.state) = snap[:8]
         self.pending = snap[8] if len(snap) > 8 else ()
-        self.sides, self.commands = dict(sides), dict(commands)
-        self.units, self.leaders = dict(units), dict(leaders)
+        self.sides, self.commands = dict.copy(sides), dict.copy(commands)
+        self.units, self.leaders = dict.copy(units), dict.copy(leaders)
         self.touch()
 
     def copy(self) -> "Battle":
@@ -202,11 +204,10 @@ class Battle:
     # ---- derived views ------------------------------------------------------------------
     def cached(self, key, build):
         """A value derived from the current state, rebuilt after the next change."""
-        try:
-            return self._cache[key]
-        except KeyError:
+        value = self._cache.get(key, _MISSING)    # (a miss raises no KeyError to catch)
+        if value is _MISSING:
             value = self._cache[key] = build()
-            return value
+        return value
 
     def kept(self, key, build):
         """A store kept across changes (never cleared by `touch`) and shared with copies
@@ -265,6 +266,9 @@ class Battle:
     def enemy_of(self, side: str) -> str:
         others = [s for s in self.sides if s != side]
         return others[0] if others else side
+
+
+_MISSING = object()
 
 
 class _LiveUnits:

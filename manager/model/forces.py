@@ -28,34 +28,38 @@ def evolve(record, **changes):
 
     dataclasses.replace re-runs __init__ through generic machinery; the engine replaces
     a record on every hit and move, so this copies the slots directly, by a function
-    written once per class (no loop over the slot names). Unknown field names are
+    written once per class and set of changed names (no loop, no test per slot: a name
+    is copied or changed as the function was written). Unknown field names are
     refused, as replace would.
     """
-    cls = record.__class__
-    copier = _COPIERS.get(cls)
+    key = (record.__class__, *changes)
+    copier = _COPIERS.get(key)
     if copier is None:
-        copier = _COPIERS[cls] = _copier(cls)
-    if not changes.keys() <= copier.names:
-        unknown = changes.keys() - copier.names
-        raise TypeError(f"{cls.__name__} has no field(s) {', '.join(sorted(unknown))}")
+        if len(_COPIERS) > 2048:                  # callers pass a few sets of names; bounded
+            _COPIERS.clear()
+        copier = _COPIERS[key] = _copier(record.__class__, key[1:])
     return copier(record, changes)
 
 
 _COPIERS: dict = {}
 
 
-def _copier(cls):
-    """copy(record, changes): a new record of cls, each slot from changes or record."""
+def _copier(cls, changed: tuple):
+    """copy(record, changes): a new record of cls, the `changed` slots from changes, the
+    others from record; each slot set through its own descriptor (no lookup by name)."""
+    names = cls.__slots__
+    unknown = set(changed) - set(names)
+    if unknown:
+        raise TypeError(f"{cls.__name__} has no field(s) {', '.join(sorted(unknown))}")
     lines = ["def copy(record, changes):", "    new = make(cls)"]
-    for name in cls.__slots__:
-        lines.append(f"    put(new, {name!r}, changes[{name!r}] if {name!r} in changes "
-                     f"else record.{name})")
+    scope = {"make": object.__new__, "cls": cls}
+    for k, name in enumerate(names):
+        scope[f"set{k}"] = getattr(cls, name).__set__
+        value = f"changes[{name!r}]" if name in changed else f"record.{name}"
+        lines.append(f"    set{k}(new, {value})")
     lines.append("    return new")
-    scope = {"make": object.__new__, "put": object.__setattr__, "cls": cls}
     exec("\n".join(lines), scope)                 # names are the class's own slots
-    copy = scope["copy"]
-    copy.names = frozenset(cls.__slots__)
-    return copy
+    return scope["copy"]
 
 
 def arm_of(kind: str) -> str:

@@ -1,0 +1,149 @@
+"""Instructions of each ruleset's Austerlitz turns, counted by valgrind: a figure that
+does not swing with the machine's load as CPU time does (issue 17).
+
+    python benchmarks/instructions_bench.py [--turns 3] [--rulesets d3,quickplay] [--cpu]
+                                            [--tiny] [--json]
+
+Each ruleset plays Austerlitz (seed 1, the automatic commander on both sides) in a child
+process run under `valgrind --tool=callgrind`. Only the turns are counted: the child
+calls os.getppid() once the battle has started, which makes callgrind zero its counters
+(--zero-before=getppid), and os.getpgrp() after each turn, which makes it write that
+turn's count (--dump-before=getpgrp). So imports, the scenario and the start are not in
+the count and no start-up run is subtracted. Reported: the instructions of all the
+turns (millions) and each inch ruleset's count over Morschauser's (the issue's "at
+most 3x the Morschauser turn", counted instead of timed).
+
+Without valgrind on the machine (or with --cpu) the same children time the same turns
+by CPU time instead, and the figures' names say so. --tiny plays the test skirmish for
+one turn by CPU time (Python's imports alone take a minute under valgrind).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_common import AUSTERLITZ, SKIRMISH, emit, figure, parser  # noqa: E402
+
+RULESETS = ("morschauser", "featherstone", "d3", "quickplay")
+ZERO_AT, DUMP_AT = "getppid", "getpgrp"        # libc calls a battle never makes
+
+
+def valgrind() -> str | None:
+    return shutil.which("valgrind")
+
+
+def callgrind_command(program: list[str], out: Path) -> list[str]:
+    """The command that counts `program`'s instructions between the markers."""
+    return [valgrind() or "valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+            f"--zero-before={ZERO_AT}", f"--dump-before={DUMP_AT}", *program]
+
+
+def summary(text: str, name: str = "callgrind output") -> int:
+    """The instruction count of one callgrind dump (its `summary:` line)."""
+    for line in text.splitlines():
+        if line.startswith("summary:"):
+            return int(line.split()[1])
+    raise ValueError(f"{name}: no 'summary:' line (is it a callgrind output file?)")
+
+
+def counted(program: list[str], timeout: float = 3600) -> tuple[list[int], str]:
+    """(instructions between the zero marker and each dump marker, in order: one count per
+    os.getpgrp() the program calls after its os.getppid(); what the program printed)."""
+    with tempfile.TemporaryDirectory(prefix="berthier-ir-") as tmp:
+        out = Path(tmp) / "cg.out"
+        p = subprocess.run(callgrind_command(program, out), capture_output=True, text=True,
+                           timeout=timeout)
+        if p.returncode != 0:
+            last = (p.stderr.strip().splitlines() or ["no output"])[-1]
+            raise RuntimeError(f"valgrind run failed ({p.returncode}): {last}")
+        dumps = sorted(Path(tmp).glob("cg.out.*"), key=lambda f: int(f.suffix[1:]))
+        return [summary(f.read_text(), f.name) for f in dumps], p.stdout
+
+
+# ---- the child: plays the turns between the markers ----------------------------------
+def child(ruleset: str, turns: int, path: str) -> None:
+    from bench_common import scenario
+    from manager.autopilot import Autopilot
+    from manager.session import Session
+    s = Session(scenario(Path(path), ruleset, seed=1, turns=turns))
+    ap = Autopilot(s)
+    ap.step()                                           # StartBattle
+    cpu = []
+    os.getppid()                                        # callgrind: counting starts here
+    while not s.battle.state.over and s.battle.state.turn <= turns:
+        t = time.process_time()
+        ap.play_turn()
+        cpu.append(time.process_time() - t)
+        os.getpgrp()                                    # callgrind: this turn's count
+    print(json.dumps({"cpu_s": cpu, "units": len(s.battle.units)}))
+
+
+def child_program(ruleset: str, turns: int, path: Path) -> list[str]:
+    return [sys.executable, str(Path(__file__).resolve()), "--child", ruleset, str(turns),
+            str(path)]
+
+
+def per_turn(ruleset: str, turns: int, path: Path, by_cpu: bool) -> tuple[list[float], str]:
+    """(each turn's instructions, or its CPU seconds when by_cpu; the unit)."""
+    program = child_program(ruleset, turns, path)
+    if by_cpu:
+        p = subprocess.run(program, capture_output=True, text=True, check=True, timeout=3600)
+        return json.loads(p.stdout.strip().splitlines()[-1])["cpu_s"], "CPU s"
+    counts, printed = counted(program)
+    played = len(json.loads(printed.strip().splitlines()[-1])["cpu_s"])
+    if len(counts) != played:           # a marker called by something else: no true count
+        raise RuntimeError(f"{ruleset}: {len(counts)} callgrind dumps for {played} turns")
+    return [float(n) for n in counts], "instructions"
+
+
+def figures(tiny: bool = False, turns: int = 3, rulesets=None, cpu: bool = False) -> list[dict]:
+    path, turns = (SKIRMISH, 1) if tiny else (AUSTERLITZ, turns)
+    by_cpu = cpu or tiny or valgrind() is None
+    why = ("" if not by_cpu else "tiny: timed" if tiny else "asked for CPU time" if cpu
+           else "valgrind is not on this machine: timed instead")
+    where = "skirmish" if tiny else "Austerlitz"
+    out, base = [], None
+    for rs in rulesets or RULESETS:
+        got, unit = per_turn(rs, turns, path, by_cpu)
+        total = sum(got)
+        note = f"{len(got)} turns: " + ", ".join(
+            f"{g * 1000:.0f} ms" if by_cpu else f"{g / 1e6:.0f} M" for g in got)
+        if why:
+            note += f"; {why}"
+        if by_cpu:
+            out.append(figure(f"{where} CPU of {len(got)} turns, {rs}", total * 1000, "ms",
+                              note=note))
+        else:
+            out.append(figure(f"{where} instructions of {len(got)} turns, {rs}", total / 1e6,
+                              "M", note=note))
+        if rs == "morschauser":
+            base = total
+        elif base:
+            what = "CPU" if by_cpu else "instructions"
+            out.append(figure(f"{where} {what}, {rs} / morschauser", total / base, "x",
+                              None if by_cpu else 3, note="the same turns"))
+    return out
+
+
+def main(argv=None) -> None:
+    if argv is None and sys.argv[1:2] == ["--child"]:
+        return child(sys.argv[2], int(sys.argv[3]), sys.argv[4])
+    ap = parser(__doc__)
+    ap.add_argument("--turns", type=int, default=3)
+    ap.add_argument("--rulesets", default="", help="comma-separated (default: all four)")
+    ap.add_argument("--cpu", action="store_true", help="time by CPU, without valgrind")
+    args = ap.parse_args(argv)
+    rulesets = tuple(r for r in args.rulesets.split(",") if r) or None
+    emit(figures(args.tiny, args.turns, rulesets, args.cpu), args.json,
+         "Instructions of the turns (valgrind callgrind; deterministic)", tiny=args.tiny)
+
+
+if __name__ == "__main__":
+    main()
