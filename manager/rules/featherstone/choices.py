@@ -52,8 +52,11 @@ def enemy_view(battle, enemy: str):
 def threats(battle, unit, arms: tuple = ("infantry", "cavalry")) -> list:
     """Enemy units (of `arms`) that could charge `unit` now (on a copy where the enemy
     moves); remembered until the battle changes (each of the player's choices asks)."""
-    return recall(battle, "featherstone.threats", (unit.id, arms), (unit,),
-                  lambda: _threats(battle, unit, arms))
+    every = recall(battle, "featherstone.threats", unit.id, (unit,),
+                   lambda: _threats(battle, unit, ("infantry", "cavalry")))
+    # (_threats of fewer arms is this list without the others, in the same order)
+    return every if set(arms) >= {"infantry", "cavalry"} else [e for e in every
+                                                              if arm(e) in arms]
 
 
 def _threats(battle, unit, arms: tuple) -> list:
@@ -72,6 +75,56 @@ def _threats(battle, unit, arms: tuple) -> list:
             continue
         out.append(e)
     return out
+
+
+def threatened_ids(battle, side: str) -> frozenset:
+    """Ids of `side`'s units some enemy could charge by the first looks `threats` takes
+    (a superset of the units it names anyone for): an enemy foot or horse unit that has
+    not moved, its centre no farther than its move + 8 inches from the unit's
+    (unit_far), its base's circle within its charge rate of the unit's circle
+    (surely_too_far: the turned base has the same circle) and the unit's centre in its
+    forward arc (the charge path's first test). One numpy pass for the whole side, with
+    SLACK to spare (numpy's distances and angles differ from math's by far less); kept
+    for the battle version: the generals' stances ask it of every unit of the side."""
+    return battle.cached(("featherstone.threatened", side), lambda: _threatened(battle, side))
+
+
+SLACK = 1e-5                 # inches and degrees
+
+
+def _threatened(battle, side: str) -> frozenset:
+    import math
+
+    import numpy as np
+    from ...footprint import EPS
+    from .state import footprint
+    chargers = [e for e in battle.live_units(battle.enemy_of(side))
+                if arm(e) in ("infantry", "cavalry") and not e.moved]
+    units = battle.live_units(side)
+    if not chargers or not units:
+        return frozenset()
+    arc = battle.option("forward_arc", 45)
+    fps = [footprint(battle, e) for e in chargers]
+    ex = np.array([e.x for e in chargers])
+    ey = np.array([e.y for e in chargers])
+    far = np.array([move_rate(e) + 8 for e in chargers]) + SLACK
+    # surely_too_far: apart when the centres' distance less both half diagonals is more
+    # than the rate + 1e-6 + EPS + 1e-6, and surely_apart's own 1e-6
+    reach = np.array([move_rate(e) * mark(e, "allow", 1) + math.hypot(f.frontage, f.depth) / 2
+                      for e, f in zip(chargers, fps)]) + (3e-6 + EPS + SLACK)
+    fronts = [f.front_centre() for f in fps]
+    fx = np.array([p[0] for p in fronts])
+    fy = np.array([p[1] for p in fronts])
+    facing = np.array([e.facing for e in chargers], dtype=float)
+    ux = np.array([u.x for u in units])[:, None]
+    uy = np.array([u.y for u in units])[:, None]
+    hd = np.array([math.hypot(f.frontage, f.depth) / 2
+                   for f in (footprint(battle, u) for u in units)])[:, None]
+    d = np.hypot(ux - ex, uy - ey)
+    off = np.abs((np.degrees(np.arctan2(ux - fx, -(uy - fy))) % 360 - facing) % 360)
+    off = np.minimum(off, 360 - off)
+    can = (d <= far) & (d - hd <= reach) & (off <= arc + 1e-6 + SLACK)
+    return frozenset(u.id for u, k in zip(units, can.any(axis=1).tolist()) if k)
 
 
 def unit_far(view, e, unit) -> bool:

@@ -20,9 +20,11 @@ from ..common import OrdersCommander
 from .fire import casualty_dist, maybe_in_arc, may_fire, shot_spec, surely_hidden
 from .melee import melees
 from .charges import must_charge_left, surely_too_far
-from .choices import charge_value, commit_for_defence, counter_choice, reroll_choice
+from .choices import (charge_value, commit_for_defence, counter_choice, reroll_choice,
+                      threatened_ids)
 from .morale import may_influence, to_check
 from .moves import lands_on_another
+from .shot_bound import shot_bound
 from .state import (allowance, arm, engaged, footprint, move_rate, near_bases, near_units,
                     profile, unit_gap)
 from .tables import ARTILLERY_RANGES, GENERAL_MOVE, NEAR_MOD, SMALL_ARMS
@@ -58,11 +60,14 @@ class Commander(OrdersCommander):
         """Once the generals have ridden: for each unit the enemy may charge this turn,
         counter-charge on a 7 or not, and a near general's influence, by value."""
         b = self.battle
+        reach = threatened_ids(b, self.side)
         for u in b.live_units(self.side):
             key = ("stance", u.id)
             if key in self.done:
                 continue
             self.done.add(key)
+            if u.id not in reach:
+                continue            # no enemy can charge it: neither choice weighs anything
             for choose in (counter_choice, commit_for_defence):
                 action = choose(b, u)
                 if action is not None and self.legal(action):
@@ -217,16 +222,12 @@ class Commander(OrdersCommander):
             if u.id in self.done or may_fire(b, u):
                 continue
             reach = 55 if arm(u) == "artillery" else 20
-            options = []
             # fire at a charger: ResolveMelee takes it; beyond range or surely hidden by
             # a base (all candidates judged together): the rules would refuse the shot
             # (and outside the arc of fire: the rules refuse it before the sight line)
             cands = maybe_in_arc(b, u, [e for e in near_bases(
                 b, u, b.enemy_of(self.side), reach, self._longest(u)) if not engaged(b, e)])
-            for e, hidden in zip(cands, surely_hidden(b, u, cands)):
-                action = Fire(u.id, e.id)
-                if not hidden and self.legal(action):
-                    options.append((self._shot_value(u, e), e.id, action))
+            options = self._shots(u, cands)
             if not options:
                 self.done.add(u.id)
                 continue
@@ -238,6 +239,29 @@ class Commander(OrdersCommander):
                 self.done.add(u.id)
             return action
         return None
+
+    def _shots(self, u, cands) -> list:
+        """(value, target id, Fire) for the shots at `cands` that could be the best: the
+        lines of sight first (all judged together: the surely hidden are refused by the
+        rules), then the targets in order of `shot_bound` (an upper bound of the value,
+        cheap), each checked and valued only while its bound is not below the best value
+        found; a target passed over could not have been the best, so the pick is the one
+        judging them all would make."""
+        b = self.battle
+        seen = [e for e, hidden in zip(cands, surely_hidden(b, u, cands)) if not hidden]
+        if len(seen) > 1:
+            bounds = {e.id: shot_bound(b, u, e) for e in seen}
+            seen.sort(key=lambda e: -bounds[e.id])
+        options, best = [], None
+        for e in seen:
+            if best is not None and bounds[e.id] < best:
+                break                       # in bound order: the rest are lower still
+            action = Fire(u.id, e.id)
+            if self.legal(action):
+                value = self._shot_value(u, e)
+                options.append((value, e.id, action))
+                best = value if best is None else max(best, value)
+        return options
 
     def _melee(self):
         for m in melees(self.battle):
