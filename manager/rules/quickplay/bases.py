@@ -18,6 +18,7 @@ import math
 import numpy as np
 
 from ...footprint import distance, heading
+from ...sightlines import MARGIN
 from ...model.forces import mark
 from .units import footprint
 
@@ -206,13 +207,16 @@ def near_line(battle, a, b, reach: float) -> list:
 
 def surely_hidden(battle, unit, targets) -> list:
     """For each target: does `sight_refusal(unit.pos, target.pos, ignore=(unit, target))`
-    surely name a base in the way? (`sightlines.surely_crossed` with the scan's bounds:
-    centre to centre, blockers within the line's length + 8 of the shooter.) The live
-    bases within the longest line + 8 are asked in one pass: the separating-axis test
-    itself passes over first every pair whose base is farther from the line than its
-    half diagonal (a numpy pass of its own over the pairs), so no other sifting pays.
-    False: "maybe not"."""
-    from ...sightlines import surely_crossed_arrays
+    surely name a base in the way? (The separating-axis test of `sightlines`, with
+    MARGIN to spare on every axis, against the bases the scan would test: centre to
+    centre, blockers within the line's length + 8 of the shooter.) The live bases within
+    the longest line + 8 are asked in one numpy pass. False: "maybe not".
+
+    The same pass also tells the lines that surely meet no base the scan would test
+    (separated from each by MARGIN on some axis): those are kept for this battle version
+    (`clear_lines`), and `sight_refusal` asked of one of them goes straight to the
+    terrain (the commander's checks of the shots and charges it did not pass over ask
+    exactly these lines)."""
     if not targets:
         return []
     t = bases(battle)
@@ -220,52 +224,106 @@ def surely_hidden(battle, unit, targets) -> list:
     ends = [e.pos for e in targets]
     reach = max(distance(unit.pos, e) for e in ends) + 8
     px, py = t.x - ax, t.y - ay
-    keep = t.alive & (px * px + py * py <= (reach + 1e-6) ** 2)
+    keep = t.alive & (px * px + py * py <= (reach + 1e-5) ** 2)
     me = t.index.get(unit.id, -1)
     if me >= 0:
         keep[me] = False                    # the shooter is not in its own way
     idx = np.flatnonzero(keep)
-    if not len(idx):
-        return [False] * len(targets)
     end_keys = [t.index.get(e.id, -2) for e in targets]
     if len(idx) * len(targets) <= 24:       # a few pairs: plain floats beat numpy's calls
-        return _crossed_few(unit.pos, ends, end_keys, idx.tolist(), t, 8.0)
-    return surely_crossed_arrays(
-        unit.pos, ends, np.array(end_keys), idx, t.x[idx], t.y[idx], t.fx[idx], t.fy[idx],
-        t.hd[idx], t.hf[idx], unit.pos, me, 8.0).tolist()
+        hidden, clear = _judged_few(unit.pos, ends, end_keys, idx.tolist(), t)
+    else:
+        hidden, clear = _judged(unit.pos, ends, end_keys, idx, t)
+    if any(clear):
+        kept = clear_lines(battle)
+        for e, c in zip(targets, clear):
+            if c:
+                kept.add((unit.pos, e.pos, unit.id, e.id))
+    return hidden
 
 
-def _crossed_few(origin, ends, end_keys, keys, t: Bases, reach_extra: float) -> list:
-    """`sightlines.surely_crossed` pair by pair, in plain floats, for a few blockers
-    (rows `keys` of the table; the shooter already left out): the same separating-axis
-    test with the same MARGIN to spare on each axis (math's hypot may differ from
-    numpy's in the last bit, far inside the margin)."""
-    from ...sightlines import MARGIN as m
+def clear_lines(battle) -> set:
+    """Lines (a, b, id at a, id at b) that surely cross no live base but those two, this
+    battle version: `surely_hidden` found them so."""
+    return battle.cached("quickplay.clear_lines", set)
+
+
+def _judged(origin, ends, end_keys, idx, t: Bases) -> tuple[list, list]:
+    """(surely hidden, surely clear) of each line origin -> end over the bases `idx`
+    (the shooter left out; each end's own base too): hidden when some base within the
+    line's length + 8 of the origin surely crosses it (the projections overlap by MARGIN
+    on the base's two axes and the line's normal), clear when every base within that
+    reach (and MARGIN more) is surely apart from it (MARGIN of daylight on one axis)."""
+    m = MARGIN
+    ax, ay = origin
+    tx = np.array([e[0] for e in ends], dtype=float) - ax
+    ty = np.array([e[1] for e in ends], dtype=float) - ay
+    lengths = np.hypot(tx, ty)
+    ox, oy, fx, fy, hd, hf = t.x[idx], t.y[idx], t.fx[idx], t.fy[idx], t.hd[idx], t.hf[idx]
+    cx, cy = ox - ax, oy - ay
+    dist = np.hypot(cx, cy)
+    mine = idx[None, :] != np.asarray(end_keys)[:, None]       # not the end's own base
+    long_ = lengths > m
+    with np.errstate(invalid="ignore", divide="ignore"):
+        nx, ny = -ty / lengths, tx / lengths
+        off = cx[None, :] * nx[:, None] + cy[None, :] * ny[:, None]
+        # the scan tests a base within the line's length + 8 (kept here by MARGIN either
+        # way); one farther from the line than its half diagonal and MARGIN is apart
+        lim = lengths[:, None] + 8.0
+        near = mine & (dist[None, :] < lim + m) & (np.abs(off) < np.hypot(hd, hf)[None, :] + m)
+        e, k = near.nonzero()
+    hidden = np.zeros(len(ends), dtype=bool)
+    touched = np.zeros(len(ends), dtype=bool)          # some base maybe meets the line
+    if len(e):
+        tx_, ty_, nx_, ny_ = tx[e], ty[e], nx[e], ny[e]
+        cx_, cy_, fx_, fy_, hd_, hf_ = cx[k], cy[k], fx[k], fy[k], hd[k], hf[k]
+        crossed = dist[k] < lengths[e] + 8.0 - m
+        apart = np.zeros(len(e), dtype=bool)
+        for ux, uy, half in ((fx_, fy_, hd_), (-fy_, fx_, hf_)):
+            s = tx_ * ux + ty_ * uy                     # the line's ends on the axis
+            c = cx_ * ux + cy_ * uy                     # the base's centre
+            lo, hi = np.minimum(s, 0.0), np.maximum(s, 0.0)
+            crossed &= (lo < c + half - m) & (hi > c - half + m)
+            apart |= (lo > c + half + m) | (hi < c - half - m)
+        reach = np.abs(fx_ * nx_ + fy_ * ny_) * hd_ + np.abs(-fy_ * nx_ + fx_ * ny_) * hf_
+        o = np.abs(cx_ * nx_ + cy_ * ny_)
+        crossed &= o < reach - m
+        apart |= o > reach + m
+        hidden[e[crossed & long_[e]]] = True
+        touched[e[~apart]] = True
+    return hidden.tolist(), (long_ & ~touched).tolist()
+
+
+def _judged_few(origin, ends, end_keys, keys, t: Bases) -> tuple[list, list]:
+    """`_judged` pair by pair in plain floats, for a few bases (rows `keys`): the same
+    tests with the same MARGIN (math's hypot may differ from numpy's in the last bit,
+    far inside the margin)."""
+    m = MARGIN
     ax, ay = origin
     rows = list(zip(keys, t.x[keys].tolist(), t.y[keys].tolist(), t.fx[keys].tolist(),
                     t.fy[keys].tolist(), t.hd[keys].tolist(), t.hf[keys].tolist()))
-    out = []
+    hidden, clear = [], []
     for (ex, ey), ek in zip(ends, end_keys):
         tx, ty = ex - ax, ey - ay
         length = math.hypot(tx, ty)
-        hit = False
+        hit, touched = False, False
         if length > m:
             nx, ny = -ty / length, tx / length
-            lim = length + reach_extra - m
             for k, ox, oy, fx, fy, hd, hf in rows:
-                if k == ek or not math.hypot(ox - ax, oy - ay) < lim:
-                    continue
                 cx, cy = ox - ax, oy - ay
-                s, c = tx * fx + ty * fy, cx * fx + cy * fy        # along the base's facing
-                if not (min(s, 0.0) < c + hd - m and max(s, 0.0) > c - hd + m):
+                dist = math.hypot(cx, cy)
+                if k == ek or not dist < length + 8.0 + m:
                     continue
-                s, c = tx * -fy + ty * fx, cx * -fy + cy * fx      # across it
-                if not (min(s, 0.0) < c + hf - m and max(s, 0.0) > c - hf + m):
-                    continue
+                crossed, apart = dist < length + 8.0 - m, False
+                for ux, uy, half in ((fx, fy, hd), (-fy, fx, hf)):
+                    s, c = tx * ux + ty * uy, cx * ux + cy * uy
+                    lo, hi = min(s, 0.0), max(s, 0.0)
+                    crossed = crossed and lo < c + half - m and hi > c - half + m
+                    apart = apart or lo > c + half + m or hi < c - half - m
                 reach = abs(fx * nx + fy * ny) * hd + abs(-fy * nx + fx * ny) * hf
-                if abs(cx * nx + cy * ny) < reach - m:             # the line's normal
-                    hit = True
-                    break
-        out.append(hit)
-    return out
-
+                o = abs(cx * nx + cy * ny)
+                hit = hit or (crossed and o < reach - m)
+                touched = touched or not (apart or o > reach + m)
+        hidden.append(hit)
+        clear.append(length > m and not touched)
+    return hidden, clear

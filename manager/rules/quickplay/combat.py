@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from ...actions import need
 from ...events import HitsTaken, UnitEliminated, UnitFired, UnitRetreated, declare_event
-from ...footprint import aspect, bearing, heading, inside, overlap, slide
+from ...footprint import aspect, bearing, heading, inside, overlap, slide, surely_apart
 from ...model.forces import mark
 from ..common import own_unit
 from .tables import FIRE_ARC, FIGURES_PER_DIE, HIT_ON, RANGES, ROUT_AT, STEADY_FROM
@@ -60,13 +60,21 @@ def _volley(battle, unit, target) -> Volley:
     need(rng <= far + 1e-6, f"{target.name} is {rng:.1f} inches away; {unit.name} reaches {far}")
     why = sight_refusal(battle, unit.pos, target.pos, ignore=(unit.id, target.id))
     need(not why, f"{unit.name} cannot see {target.name}: {why}")
+    dice, plus = _dice_plus(battle, unit, target, tfp, rng > close)
+    c = cover(battle, target)
+    halve = "down" if c == "full" else "up" if (c == "partial" or is_skirmish(target)) else ""
+    return Volley(dice, plus, halve, "long" if rng > close else "close")
+
+
+def _dice_plus(battle, unit, target, tfp, long_range: bool) -> tuple[int, int]:
+    """A volley's dice and what is added to each die (`volley`'s terms but cover)."""
     if arm(unit) == "artillery":
         dice = unit.hits                                      # a die a gunner
     else:
         firing = min(unit.hits, math.ceil(unit.hits / ranks(unit)) *
                      (2 if unit.formation == "line" and not is_skirmish(unit) else 1))
         dice = firing // FIGURES_PER_DIE
-    if rng > close:
+    if long_range:
         dice = dice // 2 if battle.option("long_range_dice") == "round_down" else -(-dice // 2)
     if unit.disordered:
         dice //= 2                                            # disordered count half
@@ -78,9 +86,20 @@ def _volley(battle, unit, target) -> Volley:
         plus += 1
     if quality(unit) < 0 or irregular(unit):
         plus -= 1
-    c = cover(battle, target)
-    halve = "down" if c == "full" else "up" if (c == "partial" or is_skirmish(target)) else ""
-    return Volley(dice, plus, halve, "long" if rng > close else "close")
+    return dice, plus
+
+
+def volley_bound(battle, unit, target) -> Volley:
+    """A volley no weaker than the one `volley` would allow (if it allows the shot), for
+    the commander's first look, nothing measured: long range only when the bases are
+    surely farther apart than close range (else close range's dice), cover taken as
+    none (a skirmisher's half, rounded up, kept). More dice, or no halving, never make
+    fewer hits likelier."""
+    close = RANGES[prof(unit)["weapon"]][0]
+    tfp = footprint(battle, target)
+    far = surely_apart(footprint(battle, unit), tfp, close)
+    dice, plus = _dice_plus(battle, unit, target, tfp, far)
+    return Volley(dice, plus, "up" if is_skirmish(target) else "", "long" if far else "close")
 
 
 def first_fire_bonus(battle, unit) -> bool:

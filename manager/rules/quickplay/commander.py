@@ -12,9 +12,10 @@ from ...footprint import bearing, distance, heading
 from ...game_actions import Charge, Fire, MoveLeader, MoveUnit, Rally
 from ...model.forces import mark
 from ..common import OrdersCommander
-from .combat import shooter_refusal
+from .combat import shooter_refusal, volley, volley_bound
 from .bases import charged, maybe_in_reach, nearest, surely_hidden
-from .melee import charge_odds, charge_plan, charger_refusal, fire_odds, melees, surely_too_far
+from .melee import (charge_odds, charge_plan, charger_refusal, melees, surely_too_far,
+                    volley_mean)
 from .moves import landing, max_allowance, roll_reaches
 from .tables import FIRE_ARC, RANGES
 from .units import acted, arm, footprint, known_terrain_sight, near, prof
@@ -70,15 +71,28 @@ class Commander(OrdersCommander):
                                           FIRE_ARC, far)
                 if not (mark(e, "charging") or e.id in held)]
 
-    def _targets(self, u, cands=None):
+    def _targets(self, u, cands=None) -> list:
+        """[(mean hits, target id, Fire)] of the best shot allowed (the most hits
+        expected, the highest id among equals), or []. The candidates are weighed from
+        the strongest volley each could be (`volley_bound`, nothing measured) down; once
+        a shot allowed beats the bound of every one left, none left can beat it and
+        they are not checked: the pick of weighing every shot."""
         b = self.battle
-        out = []
         cands = self._shot_candidates(u) if cands is None else cands
-        for e, hidden in zip(cands, self._hidden(u, cands)):   # a base surely in the way
+        order = sorted(((volley_mean(volley_bound(b, u, e)), e.id, e)
+                        for e, hidden in zip(cands, self._hidden(u, cands))
+                        if not hidden and not self._seen_blocked(u, e)),   # surely refused
+                       key=lambda c: c[:2], reverse=True)
+        best = None
+        for bound, eid, e in order:
+            if best is not None and (bound, eid) < best[:2]:
+                break                       # no shot left can beat it
             action = Fire(u.id, e.id)
-            if not hidden and not self._seen_blocked(u, e) and self.legal(action):
-                out.append((float(fire_odds(b, action).lines[0].dist.mean()), e.id, action))
-        return sorted(out, reverse=True)
+            if self.legal(action):
+                shot = (volley_mean(volley(b, u, e)), e.id, action)
+                if best is None or shot[:2] > best[:2]:
+                    best = shot
+        return [best] if best is not None else []
 
     def _unit(self, u):
         b = self.battle

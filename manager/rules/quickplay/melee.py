@@ -346,6 +346,19 @@ def command_chance(battle, unit):
     return Fraction(sum(1 for f in range(1, 7) if f + quality(unit) >= COMMAND_TEST), 6)
 
 
+_MEANS: dict = {}
+
+
+def volley_mean(v) -> float:
+    """The mean hits of a volley (`fire_odds`'s line: the same floats), by its dice, plus
+    and halving (a handful of those come up in a battle)."""
+    key = (v.dice, v.plus, v.halve)
+    hit = _MEANS.get(key)
+    if hit is None:
+        hit = _MEANS[key] = float(_volley_dist(v).mean())
+    return hit
+
+
 def _volley_dist(v) -> Dist:
     d = _die_hits(v.plus).times(v.dice)
     if v.halve:

@@ -184,7 +184,9 @@ def surely_hidden(battle, unit, targets) -> list:
 def sight_refusal(battle, a_xy, b_xy, ignore=()) -> str:
     """Centre to centre: no other base across the line, no more than 3 inches of woods
     (or town) along it, no hill higher than both ends."""
-    from .bases import near_line
+    from .bases import clear_lines, near_line
+    if len(ignore) == 2 and (tuple(a_xy), tuple(b_xy), *ignore) in clear_lines(battle):
+        return terrain_sight(battle, a_xy, b_xy)  # surely no base across (`surely_hidden`)
     line = segment(a_xy, b_xy)
     for o in near_line(battle, a_xy, b_xy, line.length + 8):   # those that could cross
         if o.id in ignore:
@@ -194,13 +196,13 @@ def sight_refusal(battle, a_xy, b_xy, ignore=()) -> str:
     return terrain_sight(battle, a_xy, b_xy, line)
 
 
-def terrain_sight(battle, a_xy, b_xy, line) -> str:
+def terrain_sight(battle, a_xy, b_xy, line=None) -> str:
     """sight_refusal's terrain part (woods, towns, hills): it hangs on the table, the
     option and the ends only, so it is remembered (the same lines are asked again
     after other units moved)."""
     key = (tuple(a_xy), tuple(b_xy), battle.option("woods_visibility", "through"))
-    return on_ground(battle.battlefield, "quickplay.terrain_sight", key,
-                     lambda: _terrain_sight(battle, a_xy, b_xy, line))
+    return on_ground(battle.battlefield, "quickplay.terrain_sight", key, lambda: _terrain_sight(
+        battle, a_xy, b_xy, segment(a_xy, b_xy) if line is None else line))
 
 
 def known_terrain_sight(battle, a_xy, b_xy):
@@ -230,13 +232,28 @@ def _terrain_sight(battle, a_xy, b_xy, line, boxes_first: bool = True) -> str:
 
 
 def cover(battle, unit) -> str:
-    """'full' in a town, 'partial' in woods or behind a wall or hedge, '' in the open."""
+    """'full' in a town, 'partial' in woods or behind a wall or hedge, '' in the open.
+    It hangs on the base and the table alone: remembered by the base."""
+    fp = footprint(battle, unit)
+    return on_ground(battle.battlefield, "quickplay.cover", fp,
+                     lambda: _cover(battle, unit, fp))
+
+
+def _cover(battle, unit, fp, boxes_first: bool = True) -> str:
+    from ...footprint import box
+    from .clear_ground import clear
+    x0, y0, x1, y1 = box(fp)
+    # a base whose box meets no town or wood, and whose box widened by the inch a wall
+    # is looked for meets no wall's, stands in the open (its shapes lie in those boxes)
+    if boxes_first and clear(battle.battlefield, (x0, y0, x1, y1), ("town", "woods")) and \
+            clear(battle.battlefield, (x0 - 1.0, y0 - 1.0, x1 + 1.0, y1 + 1.0), (), ("wall",)):
+        return ""
     t = table_terrain(battle.battlefield)
-    poly = footprint(battle, unit).polygon()
+    poly = fp.polygon()
     if t.covered(poly, ("town",)) >= 0.5:
         return "full"
     if t.covered(poly, ("woods",)) >= 0.5 or any(
-            _widened(footprint(battle, unit), 1.0).intersects(w)
+            _widened(fp, 1.0).intersects(w)
             for _, w in t.lines.get("wall", [])):
         return "partial"
     return ""
