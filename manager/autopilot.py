@@ -12,9 +12,11 @@ the uninterrupted run did. Continuing is then the same as never stopping.
 """
 from __future__ import annotations
 
+from .arrivals import BringOnArrival, RollForArrival, due_arrivals
 from .dice import ReplaySource
 from .errors import IllegalAction
 from .game_actions import EndPhase, ResolveMelee, StartBattle
+from .plans import FollowPlan, plans_due
 
 
 def read_orders(battle, cid: str, side: str) -> tuple[str, tuple | None]:
@@ -65,8 +67,6 @@ class Autopilot:
         if start < n:
             shadow = type(s).__new__(type(s))
             shadow.battle, shadow.ruleset, shadow.entries = probe, s.ruleset, []
-            from .arrivals import BringOnArrival, RollForArrival
-            from .plans import FollowPlan
             for entry in s.entries[start:n]:       # arrivals and plans are not asked
                 if not isinstance(entry.action, (BringOnArrival, RollForArrival, FollowPlan)):
                     commander.next_action()        # asked once before each action, as then
@@ -86,7 +86,6 @@ class Autopilot:
             return True
         if b.state.active not in self.sides:
             return False
-        from .arrivals import BringOnArrival, due_arrivals
         due = due_arrivals(b, s.ruleset) if self.bring_on else []
         if due:                     # reinforcements first: at the start of their side's move
             self.execute(BringOnArrival(due[0].id))
@@ -94,7 +93,6 @@ class Autopilot:
             return True
         if self._where() != self._left_at:
             self._resync()
-        from .plans import FollowPlan, plans_due
         ready = plans_due(b, s.ruleset) if self._phase_fresh() else []
         if ready:                   # then any plan whose moment has come
             self.execute(FollowPlan(ready[0]))

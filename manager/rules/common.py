@@ -9,6 +9,7 @@ from ..actions import need
 from ..autopilot import read_orders
 from ..errors import IllegalAction
 from ..footprint import distance
+from ..game_actions import EndPhase
 from ..model.forces import mark
 
 
@@ -94,7 +95,6 @@ class OrdersCommander:
 
     def next_action(self):
         """The next order for this side, EndPhase when it has none; None if not its turn."""
-        from ..game_actions import EndPhase
         if not self.new_phase():
             return None
         name = self.steps.get(self.battle.state.phase)

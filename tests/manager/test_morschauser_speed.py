@@ -453,3 +453,13 @@ def test_wall_answers_kept_by_the_ground_are_the_crossing_worked_out():
             assert got == t2._wall_crosses(a, b), (a, b)
             crossed += got
     assert crossed > 0 and fire._WALLS[id(t1)][1] is fire._WALLS[id(t2)][1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(box, st.lists(box, min_size=1, max_size=70), box, st.sampled_from([4, 6, 6.5]),
+       st.sets(box, max_size=10))
+def test_a_leaders_own_box_scores_as_in_the_numpy_pass(here, units, want, radius, taken):
+    if len(taken) > 2:
+        taken.add(here)                                  # a unit in his box, often enough
+    assert cm.spot_score(here, units, want, radius, taken) == \
+        cm.leader_spot_scores([here], units, want, radius, taken)[0][0]

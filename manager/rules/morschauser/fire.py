@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ...actions import need
+from ...errors import IllegalAction
 from ...events import UnitFired
 from ...grid import in_front_arc, line_offsets
 from ...odds import Dist, Odds, OddsLine
@@ -214,12 +215,15 @@ def spec_for(battle, unit, target, rng: float, cover: list[str]) -> FireSpec:
 def check_fire_unit(battle, unit) -> None:
     """May this unit shoot at all now (whatever the target)?"""
     prof = profile(unit)
-    need(prof["fire_dice"] > 0, f"{unit.name} ({prof.label}) does not shoot: no fire dice")
-    need(not unit.fired, f"{unit.name} has already fired this turn")
-    need(not (unit.kind in FOOT_GUNS and unit.moved == 2),
-         f"{unit.name} is foot artillery and moved this turn: it may not fire")
+    if prof["fire_dice"] <= 0:
+        raise IllegalAction(f"{unit.name} ({prof.label}) does not shoot: no fire dice")
+    if unit.fired:
+        raise IllegalAction(f"{unit.name} has already fired this turn")
+    if unit.kind in FOOT_GUNS and unit.moved == 2:
+        raise IllegalAction(f"{unit.name} is foot artillery and moved this turn: it may not fire")
     t = board(battle).terrain.at(box_of(battle, unit))
-    need(not in_stream(t), f"{unit.name} stands in a stream or ford and may not shoot")
+    if in_stream(t):
+        raise IllegalAction(f"{unit.name} stands in a stream or ford and may not shoot")
 
 
 def check_fire(battle, action) -> None:
@@ -227,24 +231,29 @@ def check_fire(battle, action) -> None:
     unit = own_unit(battle, action.unit)
     check_fire_unit(battle, unit)
     here = box_of(battle, unit)
-    need(action.target in battle.units, f"there is no unit {action.target!r}")
+    if action.target not in battle.units:
+        raise IllegalAction(f"there is no unit {action.target!r}")
     target = battle.units[action.target]
-    need(not target.eliminated, f"{target.name} has been eliminated")
-    need(target.side != unit.side, f"{target.name} is on {unit.name}'s own side")
+    if target.eliminated:
+        raise IllegalAction(f"{target.name} has been eliminated")
+    if target.side == unit.side:
+        raise IllegalAction(f"{target.name} is on {unit.name}'s own side")
     there = box_of(battle, target)
     rng = distance(here, there)
-    need(rng <= max_range(battle, unit), f"{target.name} is {rng:g} boxes away, beyond "
-         f"{unit.name}'s range of {max_range(battle, unit)}")
-    need(in_front_arc(here, facing_dir(unit), there, battle.option("fire_arc", 45)),
-         f"{target.name} is outside {unit.name}'s arc of fire")
+    if rng > max_range(battle, unit):
+        raise IllegalAction(f"{target.name} is {rng:g} boxes away, beyond "
+                            f"{unit.name}'s range of {max_range(battle, unit)}")
+    if not in_front_arc(here, facing_dir(unit), there, battle.option("fire_arc", 45)):
+        raise IllegalAction(f"{target.name} is outside {unit.name}'s arc of fire")
     why = blocked(battle, here, there)
-    need(not why, f"no line of sight from {unit.name} to {target.name}: {why}")
-    need(fire_spec(battle, unit, target).dice > 0, f"{unit.name} has no dice left to roll "
-         "at that range")
+    if why:
+        raise IllegalAction(f"no line of sight from {unit.name} to {target.name}: {why}")
+    if fire_spec(battle, unit, target).dice <= 0:
+        raise IllegalAction(f"{unit.name} has no dice left to roll at that range")
     if bombarding(battle):
-        need(profile(unit).arm == "artillery" and rng > GRAPE_RANGE,
-             f"turn {battle.state.turn} is the opening bombardment: only artillery fires, "
-             f"beyond {GRAPE_RANGE} boxes")
+        if not (profile(unit).arm == "artillery" and rng > GRAPE_RANGE):
+            raise IllegalAction(f"turn {battle.state.turn} is the opening bombardment: only "
+                                f"artillery fires, beyond {GRAPE_RANGE} boxes")
 
 
 def resolve_fire(battle, action, dice) -> list:

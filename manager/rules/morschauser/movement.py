@@ -122,9 +122,10 @@ def _stepper(battle, unit, roads_only: bool):
             hit = (False, False)
         else:
             other = box_unit.get(nb)
+            ls = box_leaders.get(nb)            # (most boxes have none: no generator)
             if other is not None and other != unit.id:
                 hit = (False, False) if units[other].side != side else (through_friends, False)
-            elif any(leaders[l].side != side for l in box_leaders.get(nb, ())):
+            elif ls and any(leaders[l].side != side for l in ls):
                 hit = (False, False)
             else:
                 hit = (True, True)

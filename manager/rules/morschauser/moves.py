@@ -14,21 +14,26 @@ from .tables import FOOT_GUNS, FORMATIONS, LEADER
 
 
 def own_unit(battle, uid: str):
-    need(uid in battle.units, f"there is no unit {uid!r}")
+    if uid not in battle.units:
+        raise IllegalAction(f"there is no unit {uid!r}")
     unit = battle.units[uid]
-    need(not unit.eliminated, f"{unit.name} has been eliminated")
-    need(unit.side == battle.state.active,
-         f"{unit.name} belongs to {battle.sides[unit.side].name}; it is "
-         f"{battle.sides[battle.state.active].name}'s turn")
+    if unit.eliminated:
+        raise IllegalAction(f"{unit.name} has been eliminated")
+    if unit.side != battle.state.active:
+        raise IllegalAction(f"{unit.name} belongs to {battle.sides[unit.side].name}; it is "
+                            f"{battle.sides[battle.state.active].name}'s turn")
     return unit
 
 
 def own_leader(battle, lid: str):
-    need(lid in battle.leaders, f"there is no leader {lid!r}")
+    if lid not in battle.leaders:
+        raise IllegalAction(f"there is no leader {lid!r}")
     leader = battle.leaders[lid]
-    need(not leader.eliminated, f"{leader.name} has fallen")
-    need(leader.side == battle.state.active, f"{leader.name} is not on the side to move: it "
-         f"is {battle.sides[battle.state.active].name}'s turn")
+    if leader.eliminated:
+        raise IllegalAction(f"{leader.name} has fallen")
+    if leader.side != battle.state.active:
+        raise IllegalAction(f"{leader.name} is not on the side to move: it "
+                            f"is {battle.sides[battle.state.active].name}'s turn")
     return leader
 
 
@@ -37,9 +42,11 @@ def _formation_ok(battle, unit, formation: str) -> None:
         return
     need(battle.option("formations"), "formations are not in use in this battle "
          "(the 'formations' option is off)")
-    need(formation in FORMATIONS, f"unknown formation {formation!r}; "
-         f"use one of {', '.join(FORMATIONS)}")
-    need(profile(unit).arm == "infantry", f"only infantry changes formation, not {unit.name}")
+    if formation not in FORMATIONS:
+        raise IllegalAction(f"unknown formation {formation!r}; "
+                            f"use one of {', '.join(FORMATIONS)}")
+    if profile(unit).arm != "infantry":
+        raise IllegalAction(f"only infantry changes formation, not {unit.name}")
 
 
 def move_options(battle, unit, formation: str = ""):
@@ -109,9 +116,11 @@ def _cost_from_reach(battle, unit, to_box, facing: int, formation: str) -> float
 
 def check_move_unit(battle, action) -> None:
     unit = own_unit(battle, action.unit)
-    need(not unit.moved, f"{unit.name} has already moved this turn")
+    if unit.moved:
+        raise IllegalAction(f"{unit.name} has already moved this turn")
     need(len(action.to) == 2, "a move needs a destination (x, y) in inches")
-    need(is_centre(battle, action.to), f"{tuple(action.to)} is not the centre of a box")
+    if not is_centre(battle, action.to):
+        raise IllegalAction(f"{tuple(action.to)} is not the centre of a box")
     need(action.facing % 45 == 0, "on the grid a unit faces one of the eight directions "
          "(a multiple of 45 degrees)")
     _formation_ok(battle, unit, action.formation)
@@ -119,15 +128,16 @@ def check_move_unit(battle, action) -> None:
     to_box = b.grid.box_of(*action.to)
     start = box_of(battle, unit)
     facing = dir_of_degrees(action.facing)
-    need(not (unit.fixed and to_box != start), f"{unit.name} is fixed in place: it may only "
-         "change facing")
-    need(not (unit.kind in FOOT_GUNS and unit.fired and to_box != start),
-         f"{unit.name} is foot artillery and fired this turn: it may not move, other than "
-         "to change facing")
+    if unit.fixed and to_box != start:
+        raise IllegalAction(f"{unit.name} is fixed in place: it may only change facing")
+    if unit.kind in FOOT_GUNS and unit.fired and to_box != start:
+        raise IllegalAction(f"{unit.name} is foot artillery and fired this turn: it may not "
+                            "move, other than to change facing")
     form = action.formation or unit.formation
     need(not (form == "square" and to_box != start), "a square cannot move")
     refusal = terrain_refusal(battle, unit.kind, to_box)
-    need(not refusal, f"{unit.name} cannot go to box {to_box}: {refusal}")
+    if refusal:
+        raise IllegalAction(f"{unit.name} cannot go to box {to_box}: {refusal}")
     if move_cost(battle, unit, to_box, facing, action.formation) is None:
         raise IllegalAction(_why_not(battle, unit, to_box, facing, action.formation))
 
@@ -186,11 +196,14 @@ def resolve_move_unit(battle, action, dice) -> list:
 
 def check_change_formation(battle, action) -> None:
     unit = own_unit(battle, action.unit)
-    need(not unit.moved, f"{unit.name} has already moved this turn")
-    need(action.formation != unit.formation, f"{unit.name} is already in {unit.formation}")
+    if unit.moved:
+        raise IllegalAction(f"{unit.name} has already moved this turn")
+    if action.formation == unit.formation:
+        raise IllegalAction(f"{unit.name} is already in {unit.formation}")
     _formation_ok(battle, unit, action.formation)
     fwd, _, _ = allowances(battle, unit)
-    need(fwd >= 1, f"{unit.name} has no move left to change formation")
+    if fwd < 1:
+        raise IllegalAction(f"{unit.name} has no move left to change formation")
 
 
 def resolve_change_formation(battle, action, dice) -> list:
@@ -200,12 +213,15 @@ def resolve_change_formation(battle, action, dice) -> list:
 
 def check_move_leader(battle, action) -> None:
     leader = own_leader(battle, action.leader)
-    need(not leader.moved, f"{leader.name} has already moved this turn")
-    need(is_centre(battle, action.to), f"{tuple(action.to)} is not the centre of a box")
+    if leader.moved:
+        raise IllegalAction(f"{leader.name} has already moved this turn")
+    if not is_centre(battle, action.to):
+        raise IllegalAction(f"{tuple(action.to)} is not the centre of a box")
     b = board(battle)
     to_box = b.grid.box_of(*action.to)
-    need(leader_cost(battle, leader, to_box) is not None, f"{leader.name} cannot reach box "
-         f"{to_box} with his {LEADER['move']} box move")
+    if leader_cost(battle, leader, to_box) is None:
+        raise IllegalAction(f"{leader.name} cannot reach box {to_box} with his "
+                            f"{LEADER['move']} box move")
     units = [battle.units[u] for u in battle.hierarchy.units_led_by(leader.id)]
     live = [u for u in units if not u.eliminated]
     if live:
@@ -213,9 +229,9 @@ def check_move_leader(battle, action) -> None:
         near = min(distance(to_box, ub) for ub in where)
         here = box_of(battle, leader)
         was = min(distance(here, ub) for ub in where)
-        need(near <= LEADER["radius"] or near < was,
-             f"{leader.name} must stay within {LEADER['radius']} boxes of his command "
-             f"(box {to_box} is {near:g} from the nearest unit)")
+        if not (near <= LEADER["radius"] or near < was):
+            raise IllegalAction(f"{leader.name} must stay within {LEADER['radius']} boxes of "
+                                f"his command (box {to_box} is {near:g} from the nearest unit)")
 
 
 def resolve_move_leader(battle, action, dice) -> list:
