@@ -208,11 +208,13 @@ def search(battle, unit, budget: float, roads_only: bool = False) -> Reach:
                 narr[d] = c
                 buckets[c].append((narr, nb, d))
     # a state in a box the unit may not stop in (a friend's) is only a way through
+    # (every box reached but `here` was stepped into, so its answer is in ok_cache)
+    passable = {box for box, hit in ok_cache.items() if not hit[1]}
+    passable.discard(here)
     cost_of = reach.cost
-    for state in order:
-        box = state[0]
-        if box == here or ok_get(box, (True, True))[1]:
-            cost_of[state] = at[box][state[1]] / 2
+    for box, d in order:
+        if box not in passable:
+            cost_of[(box, d)] = at[box][d] / 2
     return reach
 
 
