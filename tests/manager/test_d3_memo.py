@@ -74,7 +74,8 @@ def test_d3_memos_answer_as_afresh_in_play(monkeypatch):
     ap.step()
     while not s.battle.state.over and s.battle.state.turn <= 3:
         ap.play_turn()
-    assert seen["ground"][1] > 100 and seen["sight"][1] > 100, seen
+    # (the best shot stops judging once no other can beat it: fewer lines are asked)
+    assert seen["ground"][1] > 100 and seen["sight"][1] > 50, seen
     assert seen["ground"][0] > 100 and seen["sight"][0] > 50, seen
 
 

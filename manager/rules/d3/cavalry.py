@@ -22,6 +22,7 @@ from ... import spatial
 from ...errors import IllegalAction
 from ...footprint import EPS, angle_between, bearing, closer_than, distance, heading
 from ...game_actions import Charge, MoveUnit
+from ...ground_memo import on_ground
 from ...odds import Dist
 from ...table_terrain import table_terrain
 from . import moves as _moves   # (its surely_blocked, asked from a spot)
@@ -112,11 +113,10 @@ class CavalryMixin:
 
     # ---- the look-ahead: a spot to charge from next turn --------------------------------
     def _chargeable(self, e) -> bool:
-        """Cavalry may reach it: not in a wood or on broken ground."""
-        b = self.battle                  # (once per unit record: the ground never moves)
-        return spatial.own_base(b, "d3.chargeable", e, lambda: not (
-            {"woods", "rough", "marsh", "lake"}
-            & set(table_terrain(b.battlefield).kinds_at(footprint(b, e).polygon()))))
+        """Cavalry may reach it: not in a wood or on broken ground (once per unit record;
+        a base that stands keeps its answer from record to record: `_open_ground`)."""
+        b = self.battle
+        return spatial.own_base(b, "d3.chargeable", e, lambda: _open_ground(b, footprint(b, e)))
 
     def _targets(self, u, reach: float) -> list:
         b = self.battle
@@ -366,3 +366,10 @@ class CavalryMixin:
                 if not surely_blocked(b, u, to) and self.legal(action):
                     best = (gap, action)
         return best[1] if best else None
+
+
+def _open_ground(battle, base) -> bool:
+    """No wood, rough, marsh or lake under the base (`ground_memo`, per battlefield)."""
+    return on_ground(battle.battlefield, "d3.chargeable", base, lambda: not (
+        {"woods", "rough", "marsh", "lake"}
+        & set(table_terrain(battle.battlefield).kinds_at(base.polygon()))))

@@ -286,13 +286,23 @@ def _activation_line(battle, unit, what, odds: Odds | None = None) -> tuple[Frac
     return p, (f" (with {general.name}'s re-roll)" if auto else "")
 
 
+def shot_bound(battle, unit) -> float:
+    """The mean hits of the unit's best possible shot (no cover: SHOT_MINUS alone), the
+    very float fire_odds' mean gives such a shot: no shot of this unit is worth more."""
+    p, _ = _activation_line(battle, unit, "shoot")
+    return float(_fire_dist(p, SHOT_MINUS[utype(unit)]).mean())
+
+
+def _fire_dist(p, minus: int) -> Dist:
+    return Dist.mix([(1 - p, Dist.point(0)), (p, Dist.die([max(f - minus, 0) for f in (1, 2, 3)]))])
+
+
 def fire_odds(battle, action) -> Odds:
     unit, target = battle.units[action.unit], battle.units[action.target]
     s = shot(battle, unit, target)
     extra = Odds("fire")
     p, note = _activation_line(battle, unit, "shoot", extra)
-    hits = Dist.die([max(f - s.minus, 0) for f in (1, 2, 3)])
-    dist = Dist.mix([(1 - p, Dist.point(0)), (p, hits)])
+    dist = _fire_dist(p, s.minus)
     odds = Odds("fire", [OddsLine(f"{unit.name} on {target.name}", dist, target.name)])
     odds.outcomes[f"activates{note}"] = p
     odds.outcomes.update(extra.outcomes)

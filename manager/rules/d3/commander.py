@@ -15,7 +15,8 @@ from ...game_actions import Fire, MoveLeader, MoveUnit
 from ...model.forces import mark
 from ..common import OrdersCommander
 from .cavalry import CavalryMixin
-from .combat import fire_odds, in_range_candidates, melees, shooter_refusal, surely_out_of_range
+from .combat import (fire_odds, in_range_candidates, melees, shooter_refusal, shot_bound,
+                     surely_out_of_range)
 from .tables import GENERAL_MOVE, MOVE, RANGE
 from .moves import lands_on_another, surely_blocked
 from .reroll import RerollActivation, pending
@@ -162,20 +163,38 @@ class Commander(CavalryMixin, OrdersCommander):
             self.done.add(u.id)
             if utype(u) == "cavalry" or shooter_refusal(b, u):
                 continue                           # the rules refuse its every shot
-            options = []
             cands = [e for e in in_range_candidates(b, u, 55, b.enemy_of(self.side))
                      if e.hits > 0]
-            for e, hidden in zip(cands, _hidden(b, u, cands)):
-                if hidden:                         # a base in the way: the rules refuse it
-                    continue
-                action = Fire(u.id, e.id)
-                if self.legal(action):
-                    odds = fire_odds(b, action)
-                    options.append((float(odds.lines[0].dist.mean()) + (9 - e.hits) * 0.05,
-                                    e.id, action))
-            if options:
-                return max(options)[2]
+            best = self._best_shot(u, cands)
+            if best is not None:
+                return best
         return None
+
+    def _best_shot(self, u, cands):
+        """The legal shot of the most worth: max((odds' mean hits + (9 - hits) * 0.05,
+        target id)) over the candidates. The mean is the shooter's activation chance
+        times the D3 less the shot's minus, and cover only adds to SHOT_MINUS: so
+        `shot_bound` (SHOT_MINUS alone) + (9 - hits) * 0.05 bounds a target's worth from
+        above. The targets are judged fewest hits left first, and only until the best
+        legal shot found is worth more than the next one's bound (never less than any
+        after it's): the same pick as judging every one."""
+        b = self.battle
+        hidden = _hidden(b, u, cands)        # (most lines are: the pre-check still pays)
+        ranked = sorted((((9 - e.hits) * 0.05, e.id, e) for e, h in zip(cands, hidden)
+                         if not h), key=lambda r: r[:2], reverse=True)
+        best, top = None, None
+        for extra, eid, e in ranked:
+            if best is not None:
+                top = shot_bound(b, u) if top is None else top    # (asked once, if at all)
+                if best[0] > top + extra:
+                    break
+            action = Fire(u.id, e.id)
+            if self.legal(action):
+                odds = fire_odds(b, action)
+                option = (float(odds.lines[0].dist.mean()) + extra, e.id, action)
+                if best is None or option > best:
+                    best = option
+        return best[2] if best else None
 
     def _melee(self):
         return self.first_melee(melees)

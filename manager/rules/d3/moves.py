@@ -11,6 +11,7 @@ import math
 
 from ... import convex, spatial
 from ...actions import need
+from ...errors import IllegalAction
 from ...events import LeaderMoved, UnitMoved, declare_event
 from ...footprint import _frame, angle_between, bearing, distance, heading, overlap
 from ...model.forces import mark
@@ -195,10 +196,29 @@ def resolve_move_unit(battle, action, dice) -> list:
 
 def charge_plan(battle, unit, target, at=None, facing=None):
     """(contact point, bearing) for a charge, or IllegalAction why not; `at`/`facing`
-    ask the same of a spot the unit is not yet on (the commander's look-ahead)."""
+    ask the same of a spot the unit is not yet on (the commander's look-ahead).
+    Remembered until the battle next changes, for these very unit records: the
+    look-ahead's first look and the check, the commander's legal(), the odds and the
+    session's check all ask it of the same charge."""
     pos = unit.pos if at is None else at
+    face = unit.facing if facing is None else facing
+    store = battle.cached("d3.charge_plans", dict)
+    key = (unit.id, target.id, pos, face)
+    hit = store.get(key)
+    if hit is None or hit[0] is not unit or hit[1] is not target:
+        try:
+            hit = (unit, target, _charge_plan(battle, unit, target, pos, face), None)
+        except IllegalAction as e:
+            hit = (unit, target, None, str(e))
+        store[key] = hit
+    if hit[3] is not None:
+        raise IllegalAction(hit[3])
+    return hit[2]
+
+
+def _charge_plan(battle, unit, target, pos, facing):
     way = round(bearing(pos, target.pos)) % 360
-    need(angle_between(way, unit.facing if facing is None else facing) <= CHARGE_TURN + 1e-6,
+    need(angle_between(way, facing) <= CHARGE_TURN + 1e-6,
          f"{target.name} is more than {CHARGE_TURN} degrees off {unit.name}'s front")
     fp = footprint(battle, unit, x=pos[0], y=pos[1], facing=way)
     spot = contact_point(fp, footprint(battle, target), way)
