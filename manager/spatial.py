@@ -217,7 +217,13 @@ def own_base(battle, key: str, unit, build):
 
 
 def lands_on(battle, unit, end, footprint, reach: float = 10.0) -> bool:
-    """Would `unit`'s base at `end` overlap another live unit's base? Every ground check
+    """Would `unit`'s base at `end` overlap another live unit's base? (landing_on)"""
+    return landing_on(battle, unit, end, footprint, reach) is not None
+
+
+def landing_on(battle, unit, end, footprint, reach: float = 10.0):
+    """The first live unit (in the grid's order) whose base `unit`'s base at `end` would
+    overlap, or None. Every ground check
     of an inch ruleset refuses such a move (it scans at least `reach` inches around the
     end, and bases that overlap stand closer than that): a cheap first look that lets
     an automatic commander skip the costly checks of terrain and paths.
@@ -236,5 +242,5 @@ def lands_on(battle, unit, end, footprint, reach: float = 10.0) -> bool:
         o = units[k]
         if o.id != unit.id and distance(o.pos, (ex, ey)) <= reach and \
                 overlap(end, footprint(battle, o)):
-            return True
-    return False
+            return o
+    return None

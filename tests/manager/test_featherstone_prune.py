@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from builders import build_table, piece
+from builders import build_table, piece, session_at
 from play_checks import austerlitz_phases
 from manager import game_actions as ga
 from manager.rules.featherstone import choices, fire
@@ -142,3 +142,126 @@ def test_threatened_ids_in_play():
                 threatened += 1
                 assert u.id in ids
     assert threatened >= 1 and kept < units / 2
+
+
+# ---- a move's end: the unit the last trial landed on, first --------------------------------
+@settings(max_examples=150, deadline=None)
+@given(spot, st.tuples(st.floats(-6, 6), st.floats(-6, 6)), spot, st.integers(0, 359),
+       st.integers(0, 359), st.sampled_from(["line_infantry", "heavy_cavalry",
+                                             "foot_artillery"]),
+       st.sampled_from(["line", "column", "square"]))
+def test_a_hinted_landing_is_the_scan(a, off, to, fa, fo, kind, form):
+    """Whatever unit is tried first (one the end overlaps, one it does not, the mover
+    itself is never passed), the answer to "lands on another?" is the scan's: another
+    base within 6 inches of the end either way, of any kind, formation and facing."""
+    from manager.rules.featherstone.moves import landing_on, lands_on_another
+    o = (min(max(to[0] + off[0], 2), 46), min(max(to[1] + off[1], 2), 34))
+    b = build_table([piece("a", "blue", "line_infantry", a, facing=fa),
+                     piece("o", "blue", kind, o, facing=fo,
+                           formation=form if kind == "line_infantry" else "line"),
+                     piece("e", "red", "line_infantry", (to[0] + 3, to[1] - 2))], FS)
+    u = b.units["a"]
+    scan = lands_on_another(b, u, to, fa)
+    for first in (None, b.units["o"], b.units["e"]):
+        assert (landing_on(b, u, to, fa, first) is not None) == scan
+
+
+def test_toward_trials_with_the_last_blocker_first_in_play(monkeypatch):
+    """Every trial end of the commander's moves over 3 Austerlitz turns: the hinted
+    answer is the scan's, and the hint answers many (the units stuck behind a friend)."""
+    from manager.rules.featherstone import commander, moves
+    seen = {"asked": 0, "hinted": 0}
+
+    def checking(battle, unit, to, facing, first=None):
+        got = moves.landing_on(battle, unit, to, facing, first)
+        scan = moves.lands_on_another(battle, unit, to, facing)
+        assert (got is not None) == scan
+        seen["asked"] += 1
+        seen["hinted"] += got is not None and got is first
+        return got
+    monkeypatch.setattr(commander, "landing_on", checking)
+    for _ in austerlitz_phases(FS, ("fire_first",), 3):
+        pass
+    assert seen["asked"] > 100 and seen["hinted"] > 50
+
+
+# ---- a charge: the unit last found in the way, first -----------------------------------------
+def charge_refused(b, u, e) -> bool:
+    from manager.errors import IllegalAction
+    from manager.rules.featherstone.charges import check_charge
+    try:
+        check_charge(b, ga.Charge(u.id, e.id))
+    except IllegalAction:
+        return True
+    return False
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.floats(4, 14), st.floats(-5, 5), st.floats(0.1, 0.95), st.integers(0, 359),
+       st.sampled_from(["line_infantry", "heavy_cavalry", "foot_artillery"]),
+       st.sampled_from(["blue", "red"]), st.booleans(), st.integers(-30, 30))
+def test_surely_in_the_way_only_what_the_check_refuses(rng, side_off, t, fo, kind, oside,
+                                                       through, turn):
+    """A third unit anywhere about a charge's path (friend or enemy, any kind and
+    facing, friends passed through or not): whenever the first look says it stands in
+    the way, the rules' check refuses the charge."""
+    from manager.footprint import heading
+    from manager.rules.featherstone.charges import surely_in_the_way
+    a = (30.0, 40.0)
+    hx, hy = heading(turn)
+    e = (a[0] + hx * rng, a[1] + hy * rng)
+    o = (a[0] + hx * rng * t - hy * side_off, a[1] + hy * rng * t + hx * side_off)
+    b = session_at(build_table([piece("a", "blue", "heavy_cavalry", a, facing=0),
+                                piece("e", "red", "line_infantry", e),
+                                piece("o", oside, kind, o, facing=fo)], FS, width=60,
+                               height=60, options={"pass_through_friends": through}),
+                   "charges", side="blue")[0].battle
+    b.kept("featherstone.in_the_way", dict)[("a", "e")] = "o"
+    u, en = b.units["a"], b.units["e"]
+    if surely_in_the_way(b, u, en):
+        assert charge_refused(b, u, en)
+
+
+def test_surely_in_the_way_sees_a_friend_squarely_before_the_charger():
+    from manager.rules.featherstone.charges import surely_in_the_way
+    b = session_at(build_table([piece("a", "blue", "heavy_cavalry", (30, 30)),
+                                piece("f", "blue", "line_infantry", (30, 26)),
+                                piece("e", "red", "line_infantry", (30, 21))], FS,
+                               width=60, height=60, options={"pass_through_friends": False}),
+                   "charges", side="blue")[0].battle
+    u, e = b.units["a"], b.units["e"]
+    assert not surely_in_the_way(b, u, e)          # nothing remembered yet
+    assert charge_refused(b, u, e)                 # the check finds the friend ...
+    assert surely_in_the_way(b, u, e)              # ... and the first look asks it first
+
+
+def test_charges_passed_over_as_in_the_way_are_refused_in_play():
+    """Every unit and enemy at each charges step of 3 Austerlitz turns: a charge the
+    first look says a unit stands in the way of is one the rules' check refuses."""
+    from manager.rules.featherstone.charges import surely_in_the_way
+    passed = 0
+    for s, side in austerlitz_phases(FS, ("charges",), 3):
+        b = s.battle
+        for u in b.live_units(side):
+            for e in fire.near_units(b, u.pos, 30, b.enemy_of(side)):
+                if surely_in_the_way(b, u, e):
+                    passed += 1
+                    assert charge_refused(b, u, e)
+    assert passed > 10
+
+
+def test_a_squares_fired_face_is_passed_over_as_the_check_refuses():
+    """A square that has fired from its front: the target before that face is refused
+    by the rules and left out by _shots; the one behind is still shot at."""
+    s, _ = session_at(build_table([piece("a", "blue", "line_infantry", (24, 20),
+                                         formation="square"),
+                                   piece("f", "red", "line_infantry", (24, 14)),
+                                   piece("r", "red", "line_infantry", (24, 26))], FS),
+                      "fire_first", side="blue")
+    b = s.battle
+    b.mark_unit("a", faces=(0,))
+    u, f, r = b.units["a"], b.units["f"], b.units["r"]
+    c = Commander(b, "blue")
+    assert fire.square_face(b, u, f) == 0 and fire.square_face(b, u, r) == 2
+    assert not c.legal(ga.Fire("a", "f")) and c.legal(ga.Fire("a", "r"))
+    assert [o[1] for o in c._shots(u, [f, r])] == ["r"]

@@ -86,6 +86,30 @@ def surely_too_far(battle, unit, target) -> bool:
     return surely_apart(start, tfp, slack) or base_gap(battle, start, tfp) > slack
 
 
+def surely_in_the_way(battle, unit, target) -> bool:
+    """Does the unit last found in the way of this charge (by _path_refusal, in this
+    battle or an earlier version of it) stand in the way of it now, as _path_refusal
+    judges it (so check_charge refuses the charge)? A first look for the commander,
+    which asks every turn of charges a line of friends stands before: the one unit's
+    test, not every unit's near the path. False means only "maybe not"."""
+    oid = battle.kept("featherstone.in_the_way", dict).get((unit.id, target.id))
+    o = battle.units.get(oid) if oid is not None else None
+    if o is None or o.eliminated or o.id in (unit.id, target.id):
+        return False
+    try:
+        spot, way, _, _ = charge_path(battle, unit, target)
+    except IllegalAction:
+        return False                     # (refused anyway: the check says why)
+    end = footprint(battle, unit, x=spot[0], y=spot[1], facing=way)
+    # _path_refusal asks the units whose centre is within this of the charger's
+    if distance(o.pos, unit.pos) > distance(unit.pos, end.centre) + 12:
+        return False
+    if o.side == unit.side and battle.option("pass_through_friends") and \
+            not end.polygon().intersection(footprint(battle, o).polygon()).area > 1e-4:
+        return False
+    return Sweep(footprint(battle, unit), end).crosses(footprint(battle, o))
+
+
 def _check_charge(battle, action) -> None:
     unit = own_unit(battle, action.unit)
     need(arm(unit) in ("infantry", "cavalry"), "only foot and horse charge, not artillery")
@@ -120,6 +144,8 @@ def _path_refusal(battle, unit, target, end) -> str:
                 not end.polygon().intersection(footprint(battle, o).polygon()).area > 1e-4:
             continue
         if sweep.crosses(footprint(battle, o)):
+            # remembered for the commander's first look (surely_in_the_way)
+            battle.kept("featherstone.in_the_way", dict)[(unit.id, target.id)] = o.id
             return f"{o.name} is in the way"
     bf = battle.battlefield
     if not inside(end, bf.width, bf.height):

@@ -20,7 +20,7 @@ from __future__ import annotations
 from ...errors import IllegalAction
 from ...game_actions import Charge
 from ...model.forces import mark
-from .charges import check_charge, surely_too_far
+from .charges import check_charge, surely_in_the_way, surely_too_far
 from .melee_odds import charge_odds, melee_odds
 from .morale import may_influence
 from .recall import recall
@@ -67,8 +67,8 @@ def _threats(battle, unit, arms: tuple) -> list:
         if arm(e) not in ("infantry", "cavalry") or arm(e) not in arms or e.moved:
             continue
         view = view or enemy_view(battle, enemy)
-        if unit_far(view, e, unit):
-            continue
+        if unit_far(view, e, unit) or surely_in_the_way(view, e, unit):
+            continue                    # check_charge would refuse it
         try:
             check_charge(view, Charge(e.id, unit.id))
         except IllegalAction:

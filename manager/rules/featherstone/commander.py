@@ -17,13 +17,14 @@ from ...game_actions import (ChangeFormation, Charge, Fire, MoveLeader, MoveUnit
                              Rally)
 from ...model.forces import mark
 from ..common import OrdersCommander
-from .fire import casualty_dist, maybe_in_arc, may_fire, shot_spec, surely_hidden
+from .fire import (casualty_dist, maybe_in_arc, may_fire, shot_spec, square_face,
+                   surely_hidden)
 from .melee import melees
-from .charges import must_charge_left, surely_too_far
+from .charges import must_charge_left, surely_in_the_way, surely_too_far
 from .choices import (charge_value, commit_for_defence, counter_choice, reroll_choice,
                       threatened_ids)
 from .morale import may_influence, to_check
-from .moves import lands_on_another
+from .moves import landing_on
 from .shot_bound import shot_bound
 from .state import (allowance, arm, engaged, footprint, move_rate, near_bases, near_units,
                     profile, unit_gap)
@@ -93,8 +94,8 @@ class Commander(OrdersCommander):
                 continue
             best, best_p = None, 0.45 if arm(u) == "cavalry" else 0.5
             for e in near_units(b, u.pos, move_rate(u) + 8, b.enemy_of(self.side)):
-                if surely_too_far(b, u, e):           # the rules would refuse it
-                    continue
+                if surely_too_far(b, u, e) or surely_in_the_way(b, u, e):
+                    continue                          # the rules would refuse it
                 action = Charge(u.id, e.id)
                 if not self.legal(action):
                     continue
@@ -173,10 +174,13 @@ class Commander(OrdersCommander):
             way = u.facing + max(-arc, min(arc, off))
         facing = u.facing if keep_facing else round(way) % 360
         way = facing if not keep_facing else way
+        blocker = None
         for k in (1.0, 0.8, 0.6, 0.4, 0.25):
             hx, hy = heading(way)
             to = (round(u.x + hx * inches * k, 2), round(u.y + hy * inches * k, 2))
-            if lands_on_another(self.battle, u, to, facing):   # the rules would refuse it
+            # on another base: the rules would refuse it (the last trial's first)
+            blocker = landing_on(self.battle, u, to, facing, blocker)
+            if blocker is not None:
                 continue
             action = MoveUnit(u.id, to, facing)
             if self.legal(action):
@@ -246,8 +250,13 @@ class Commander(OrdersCommander):
         rules), then the targets in order of `shot_bound` (an upper bound of the value,
         cheap), each checked and valued only while its bound is not below the best value
         found; a target passed over could not have been the best, so the pick is the one
-        judging them all would make."""
+        judging them all would make. (`cands` are not engaged: never a charger, whose
+        shot other rules judge.) A square's targets beyond a face that has fired are
+        refused by the check before anything else."""
         b = self.battle
+        faces = mark(u, "faces", ()) if u.formation == "square" else ()
+        if faces:               # a face of the square that has fired: the check refuses it
+            cands = [e for e in cands if square_face(b, u, e) not in faces]
         seen = [e for e, hidden in zip(cands, surely_hidden(b, u, cands)) if not hidden]
         if len(seen) > 1:
             bounds = {e.id: shot_bound(b, u, e) for e in seen}

@@ -234,8 +234,20 @@ def ground_refusal(battle, unit, fp, path_from=None) -> str:
 
 def lands_on_another(battle, unit, to, facing) -> bool:
     """Would the move end on another unit's base (ground_refusal refuses it)?"""
+    return landing_on(battle, unit, to, facing) is not None
+
+
+def landing_on(battle, unit, to, facing, first=None):
+    """The unit whose base the move would end on (lands_on_another), or None. `first`: a
+    unit to try before the scan (the one a shorter or longer trial of the same move
+    landed on): if the end overlaps it within the scan's 10 inches, the scan would find
+    a unit too (it keeps every unit whose base could overlap), so the answer to
+    "lands on another?" is the same."""
     end = footprint(battle, unit, x=to[0], y=to[1], facing=facing, formation=unit.formation)
-    return spatial.lands_on(battle, unit, end, footprint)
+    if first is not None and distance(first.pos, to) <= 10.0 and \
+            overlap(end, footprint(battle, first)):
+        return first
+    return spatial.landing_on(battle, unit, end, footprint)
 
 
 def check_move_unit(battle, action) -> None:
