@@ -9,6 +9,7 @@ purpose, so a replay that drifts from its log fails loudly instead of silently.
 from __future__ import annotations
 
 import random
+import _random
 from dataclasses import dataclass
 from typing import Callable, Protocol, Sequence
 
@@ -79,8 +80,32 @@ class SeededSource:
         self.seed = int(seed)
 
     def faces(self, request: DiceRequest) -> tuple[int, ...]:
-        rng = random.Random(self.seed * 1_000_003 + request.seq)
-        return tuple(rng.randint(1, request.sides) for _ in range(request.count))
+        return seeded_faces(self.seed * 1_000_003 + request.seq, request.count, request.sides)
+
+
+def seeded_faces(seed: int, count: int, sides: int) -> tuple[int, ...]:
+    """`count` faces of random.Random(seed).randint(1, sides), as that call gives them:
+    the generator seeded by C (Random.__init__ and seed() only check the seed's type in
+    Python first) and each face drawn as randint draws it (randrange's width `sides`,
+    then getrandbits of its bit length until one falls below it), without the Python
+    frames of randint and randrange. Every roll of every battle comes through here."""
+    if type(sides) is not int or sides < 1 or type(seed) is not int:
+        rng = random.Random(seed)               # what randint would refuse, it refuses
+        return tuple(rng.randint(1, sides) for _ in range(count))
+    rng = _new_random(random.Random)
+    _seed_random(rng, seed)
+    bits, k = rng.getrandbits, sides.bit_length()
+    out = []
+    for _ in range(count):
+        r = bits(k)
+        while r >= sides:
+            r = bits(k)
+        out.append(1 + r)
+    return tuple(out)
+
+
+_new_random = random.Random.__new__
+_seed_random = _random.Random.seed                # the C seeding random.Random.seed ends in
 
 
 class ManualSource:

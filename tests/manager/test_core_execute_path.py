@@ -8,6 +8,8 @@ step gives what the plain code gave.
   order, and copies the battle's later changes never reach.
 - `Battle.cached` finds a miss without a KeyError: a cached None (or any falsy value)
   is handed back, not rebuilt.
+- `SeededSource.faces` seeds the generator by C and draws as randint draws: the same
+  faces for every seed, count and number of sides.
 - `Session._apply` leaves the turn state alone after an action that rolled no dice and
   changed the battle: every step of a played battle is the same as with the plain
   apply (which always set the dice counter anew), in state, log and orders.
@@ -147,3 +149,21 @@ def test_a_battle_steps_as_with_the_plain_apply(ruleset, monkeypatch):
     for k, (a, b) in enumerate(zip(mine, plain)):
         assert a == b, f"step {k}: {a[0]} / {b[0]}"
     assert len(mine) == len(plain)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(-10 ** 30, 10 ** 30), st.integers(1, 8),
+       st.sampled_from([1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 20, 100, 2 ** 31 + 1]))
+def test_seeded_faces_are_randints_of_a_seeded_generator(seed, count, sides):
+    import random
+    from manager.dice import seeded_faces
+    rng = random.Random(seed)
+    assert seeded_faces(seed, count, sides) == tuple(rng.randint(1, sides)
+                                                     for _ in range(count))
+
+
+def test_seeded_faces_refuse_what_randint_refuses():
+    from manager.dice import seeded_faces
+    with pytest.raises(ValueError):
+        seeded_faces(5, 1, 0)                       # an empty range, as randint says
+    assert seeded_faces(5, 2, 6) == seeded_faces(5, 2, 6)
