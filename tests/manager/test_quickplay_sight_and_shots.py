@@ -4,6 +4,10 @@
   scan tests (`clear_lines`): `sight_refusal` of such a line asks only the terrain. Held
   to the scan (every base near the line asked with shapely) on random crowded tables,
   at touching distances, and on every such line asked in three turns of Austerlitz.
+- A shooter's lines are first tried against the (one or two) bases that hid the most of
+  its lines last time; when they surely cross every line the pass is not made. The
+  answers are the pass's, on random tables and at every call of four Austerlitz turns
+  (the carried bases by then long moved on).
 - `units.cover` looks at the boxes of towns, woods and walls first and remembers the
   answer by the base: the shapes' answer on random tables and in play.
 - The commander weighs shots from the strongest each could be (`combat.volley_bound`)
@@ -20,6 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from builders import build_table, piece  # noqa: E402
 from test_quickplay_fewer_calls import AREAS, LINES, austerlitz, box_table, spot  # noqa: E402
 from test_quickplay_speed import crowd, new_sight_blockers  # noqa: E402
+
+from manager.rules.quickplay.bases import surely_hidden as REAL_HIDDEN  # noqa: E402
 
 
 def scan_blockers(b, a, z, ignore):
@@ -229,3 +235,55 @@ def test_a_volley_is_never_stronger_than_its_bound(data, n, kind, c, r, rounding
             bound = volley_bound(b, u, e)
             assert volley_mean(bound) >= volley_mean(v)
             assert bound.dice >= v.dice and bound.plus == v.plus
+
+
+# ---- the bases that hid a shooter's lines before, tried first ------------------------------
+def fresh_hidden(b, u, targets):
+    """surely_hidden with nothing carried for the shooter (the whole pass)."""
+    surely_hidden = REAL_HIDDEN
+    carry = b.kept("quickplay.blockers", dict)
+    kept = carry.pop(u.id, None)
+    try:
+        return surely_hidden(b, u, targets)
+    finally:
+        if kept is not None:
+            carry[u.id] = kept
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data(), st.integers(3, 16))
+def test_carried_blockers_give_the_pass_answers_on_random_tables(data, n):
+    from manager.rules.quickplay.bases import surely_hidden
+    b = crowd(data, n)
+    units = b.live_units()
+    carry = b.kept("quickplay.blockers", dict)
+    for u in units:
+        targets = [e for e in units if e.id != u.id]
+        want = fresh_hidden(b, u, targets)
+        # carry each other unit as this shooter's blocker in turn (right or wrong)
+        for o in units:
+            carry[u.id] = (o.id,)
+            assert surely_hidden(b, u, targets) == want
+            assert surely_hidden(b, u, targets[:1]) == want[:1]
+
+
+def test_carried_blockers_give_the_pass_answers_in_play():
+    from manager.rules.quickplay import bases, commander
+    s, ap = austerlitz(4)
+    real = bases.surely_hidden
+    short = []
+
+    def both(battle, unit, targets):
+        had = battle.kept("quickplay.blockers", dict).get(unit.id)
+        got = real(battle, unit, targets)
+        assert got == fresh_hidden(battle, unit, targets)
+        short.append(bool(had) and all(got))
+        return got
+
+    bases.surely_hidden = commander.surely_hidden = both
+    try:
+        while not s.battle.state.over and s.battle.state.turn <= 4:
+            ap.step()
+    finally:
+        bases.surely_hidden = commander.surely_hidden = real
+    assert sum(short) > 100

@@ -216,24 +216,41 @@ def surely_hidden(battle, unit, targets) -> list:
     (separated from each by MARGIN on some axis): those are kept for this battle version
     (`clear_lines`), and `sight_refusal` asked of one of them goes straight to the
     terrain (the commander's checks of the shots and charges it did not pass over ask
-    exactly these lines)."""
+    exactly these lines).
+
+    Most lines a commander asks are hidden, and a shooter's mostly by the same base or
+    two (a friend in front, the enemy's first line): the bases that hid the most of
+    its lines last time are tried first, in plain floats, and when one of them surely
+    crosses every line the answer is in without the pass. (The tries only spare work:
+    a line is hidden by the test itself, on the bases as they stand.)"""
     if not targets:
         return []
     t = bases(battle)
-    ax, ay = unit.pos
     ends = [e.pos for e in targets]
+    end_keys = [t.index.get(e.id, -2) for e in targets]
+    me = t.index.get(unit.id, -1)
+    carry = battle.kept("quickplay.blockers", dict)
+    likely = [k for k in (t.index.get(uid, -1) for uid in carry.get(unit.id, ()))
+              if k >= 0 and k != me and t.alive[k]]
+    if likely and _all_crossed(unit.pos, ends, end_keys, likely, t):
+        return [True] * len(targets)
+    ax, ay = unit.pos
     reach = max(distance(unit.pos, e) for e in ends) + 8
     px, py = t.x - ax, t.y - ay
     keep = t.alive & (px * px + py * py <= (reach + 1e-5) ** 2)
-    me = t.index.get(unit.id, -1)
     if me >= 0:
         keep[me] = False                    # the shooter is not in its own way
     idx = np.flatnonzero(keep)
-    end_keys = [t.index.get(e.id, -2) for e in targets]
     if len(idx) * len(targets) <= 24:       # a few pairs: plain floats beat numpy's calls
-        hidden, clear = _judged_few(unit.pos, ends, end_keys, idx.tolist(), t)
+        hidden, clear, blockers = _judged_few(unit.pos, ends, end_keys, idx.tolist(), t)
     else:
-        hidden, clear = _judged(unit.pos, ends, end_keys, idx, t)
+        hidden, clear, blockers = _judged(unit.pos, ends, end_keys, idx, t)
+    if blockers:                            # the two bases across the most lines
+        counts: dict = {}
+        for k in blockers:
+            counts[k] = counts.get(k, 0) + 1
+        carry[unit.id] = tuple(t.ids[k] for k in sorted(counts, key=counts.get,
+                                                           reverse=True)[:2])
     if any(clear):
         kept = clear_lines(battle)
         for e, c in zip(targets, clear):
@@ -248,8 +265,8 @@ def clear_lines(battle) -> set:
     return battle.cached("quickplay.clear_lines", set)
 
 
-def _judged(origin, ends, end_keys, idx, t: Bases) -> tuple[list, list]:
-    """(surely hidden, surely clear) of each line origin -> end over the bases `idx`
+def _judged(origin, ends, end_keys, idx, t: Bases) -> tuple[list, list, list]:
+    """(surely hidden, surely clear, the rows of every base surely across a line) of each line origin -> end over the bases `idx`
     (the shooter left out; each end's own base too): hidden when some base within the
     line's length + 8 of the origin surely crosses it (the projections overlap by MARGIN
     on the base's two axes and the line's normal), clear when every base within that
@@ -289,12 +306,14 @@ def _judged(origin, ends, end_keys, idx, t: Bases) -> tuple[list, list]:
         o = np.abs(cx_ * nx_ + cy_ * ny_)
         crossed &= o < reach - m
         apart |= o > reach + m
-        hidden[e[crossed & long_[e]]] = True
+        crossed &= long_[e]
+        hidden[e[crossed]] = True
         touched[e[~apart]] = True
-    return hidden.tolist(), (long_ & ~touched).tolist()
+        return hidden.tolist(), (long_ & ~touched).tolist(), idx[k[crossed]].tolist()
+    return hidden.tolist(), (long_ & ~touched).tolist(), []
 
 
-def _judged_few(origin, ends, end_keys, keys, t: Bases) -> tuple[list, list]:
+def _judged_few(origin, ends, end_keys, keys, t: Bases) -> tuple[list, list, list]:
     """`_judged` pair by pair in plain floats, for a few bases (rows `keys`): the same
     tests with the same MARGIN (math's hypot may differ from numpy's in the last bit,
     far inside the margin)."""
@@ -302,7 +321,7 @@ def _judged_few(origin, ends, end_keys, keys, t: Bases) -> tuple[list, list]:
     ax, ay = origin
     rows = list(zip(keys, t.x[keys].tolist(), t.y[keys].tolist(), t.fx[keys].tolist(),
                     t.fy[keys].tolist(), t.hd[keys].tolist(), t.hf[keys].tolist()))
-    hidden, clear = [], []
+    hidden, clear, blockers = [], [], []
     for (ex, ey), ek in zip(ends, end_keys):
         tx, ty = ex - ax, ey - ay
         length = math.hypot(tx, ty)
@@ -322,8 +341,40 @@ def _judged_few(origin, ends, end_keys, keys, t: Bases) -> tuple[list, list]:
                     apart = apart or lo > c + half + m or hi < c - half - m
                 reach = abs(fx * nx + fy * ny) * hd + abs(-fy * nx + fx * ny) * hf
                 o = abs(cx * nx + cy * ny)
-                hit = hit or (crossed and o < reach - m)
+                if crossed and o < reach - m:
+                    hit = True
+                    blockers.append(k)
                 touched = touched or not (apart or o > reach + m)
         hidden.append(hit)
         clear.append(length > m and not touched)
-    return hidden, clear
+    return hidden, clear, blockers
+
+
+def _all_crossed(origin, ends, end_keys, keys, t: Bases) -> bool:
+    """Is every line origin -> end surely crossed by one of the bases of rows `keys`
+    (`_judged_few`'s test of a hidden line)? Stops at the first line none crosses."""
+    m = MARGIN
+    ax, ay = origin
+    rows = [(k, float(t.x[k]) - ax, float(t.y[k]) - ay, float(t.fx[k]), float(t.fy[k]),
+             float(t.hd[k]), float(t.hf[k])) for k in keys]
+    for (ex, ey), ek in zip(ends, end_keys):
+        tx, ty = ex - ax, ey - ay
+        length = math.hypot(tx, ty)
+        if not length > m:
+            return False
+        nx, ny = -ty / length, tx / length
+        for k, cx, cy, fx, fy, hd, hf in rows:
+            if k == ek or not math.hypot(cx, cy) < length + 8.0 - m:
+                continue
+            s, c = tx * fx + ty * fy, cx * fx + cy * fy            # along the base's facing
+            if not (min(s, 0.0) < c + hd - m and max(s, 0.0) > c - hd + m):
+                continue
+            s, c = tx * -fy + ty * fx, cx * -fy + cy * fx          # across it
+            if not (min(s, 0.0) < c + hf - m and max(s, 0.0) > c - hf + m):
+                continue
+            reach = abs(fx * nx + fy * ny) * hd + abs(-fy * nx + fx * ny) * hf
+            if abs(cx * nx + cy * ny) < reach - m:                 # the line's normal
+                break
+        else:
+            return False
+    return True
