@@ -48,6 +48,7 @@ CASES = [
     ("d3", "hanau.toml", 1, None),
     ("d3", "hanau.toml", 2, None),
     ("d3", "austerlitz.toml", 1, 1),
+    ("d3", "austerlitz.toml", 1, 3),      # (turn 1 alone misses the look-ahead's detours)
     ("quickplay", "maida.toml", 1, None),
     ("quickplay", "maida.toml", 2, None),
     ("quickplay", "austerlitz.toml", 1, 1),

@@ -22,6 +22,8 @@ RECORDED = {
     ("d3", "hanau.toml", 1, None): "51b6d8b3b889b257",
     ("d3", "hanau.toml", 2, None): "39d75db73cc1c2b9",
     ("d3", "austerlitz.toml", 1, 1): "a6ae9123079303ca",
+    ("d3", "austerlitz.toml", 1, 3): "457ebe883eb1b49b",   # detour by 3 spots (was 6:
+                                                            # 5d1ae8c9509d6a5c)
     ("quickplay", "maida.toml", 1, None): "ce54f22cb3949c78",
     ("quickplay", "maida.toml", 2, None): "83d997a1b99139eb",
     ("quickplay", "austerlitz.toml", 1, 1): "f892c6824dadacd4",
