@@ -166,11 +166,21 @@ class Ruleset:
     def resolve(self, battle, action, dice) -> list:
         return self._resolvers[action.__class__.__name__](battle, action, dice)
 
+    _phase_table = None          # (the phases it was made from, name -> first such phase)
+
     def phase(self, name: str) -> Phase:
-        for p in self.phases:
-            if p.name == name:
-                return p
-        raise IllegalAction(f"unknown phase {name!r}")
+        # asked by every check (the commanders check thousands of orders a turn): by
+        # name from a table of the phases, rebuilt should a ruleset's phases change
+        table = self._phase_table
+        if table is None or table[0] is not self.phases:
+            first: dict = {}
+            for p in self.phases:
+                first.setdefault(p.name, p)
+            table = self._phase_table = (self.phases, first)
+        p = table[1].get(name)
+        if p is None:
+            raise IllegalAction(f"unknown phase {name!r}")
+        return p
 
     def profile(self, kind: str) -> UnitProfile:
         try:

@@ -167,3 +167,24 @@ def test_seeded_faces_refuse_what_randint_refuses():
     with pytest.raises(ValueError):
         seeded_faces(5, 1, 0)                       # an empty range, as randint says
     assert seeded_faces(5, 2, 6) == seeded_faces(5, 2, 6)
+
+
+def test_a_phase_is_found_by_name_as_the_scan_found_it():
+    from manager.errors import IllegalAction
+    from manager.rules import get_ruleset, ruleset_ids
+    from manager.rules.base import Phase, Ruleset
+    for rid in ruleset_ids():
+        rs = get_ruleset(rid)
+        for p in rs.phases:
+            assert rs.phase(p.name) is next(q for q in rs.phases if q.name == p.name)
+        with pytest.raises(IllegalAction, match="unknown phase 'nowhere'"):
+            rs.phase("nowhere")
+
+    class Twice(Ruleset):                     # a name given twice: the first, as the scan
+        phases = (Phase("move", "first", frozenset()), Phase("move", "second", frozenset()))
+    r = Twice()
+    assert r.phase("move").label == "first"
+    r.phases = (Phase("fire", "Fire", frozenset()),)      # changed phases: asked afresh
+    assert r.phase("fire").label == "Fire"
+    with pytest.raises(IllegalAction):
+        r.phase("move")
