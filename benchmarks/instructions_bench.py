@@ -9,9 +9,10 @@ process run under `valgrind --tool=callgrind`. Only the turns are counted: the c
 calls os.getppid() once the battle has started, which makes callgrind zero its counters
 (--zero-before=getppid), and os.getpgrp() after each turn, which makes it write that
 turn's count (--dump-before=getpgrp). So imports, the scenario and the start are not in
-the count and no start-up run is subtracted. Reported: the instructions of all the
-turns (millions) and each inch ruleset's count over Morschauser's (the issue's "at
-most 3x the Morschauser turn", counted instead of timed).
+the count and no start-up run is subtracted. The child's string hashing is fixed
+(PYTHONHASHSEED=0): a random seed lays out its dicts and sets differently in every run.
+Reported: the instructions of all the turns (millions) and each inch ruleset's count
+over Morschauser's (the issue's "at most 3x the Morschauser turn", counted, not timed).
 
 Without valgrind on the machine (or with --cpu) the same children time the same turns
 by CPU time instead, and the figures' names say so. --tiny plays the test skirmish for
@@ -59,12 +60,19 @@ def counted(program: list[str], timeout: float = 3600) -> tuple[list[int], str]:
     with tempfile.TemporaryDirectory(prefix="berthier-ir-") as tmp:
         out = Path(tmp) / "cg.out"
         p = subprocess.run(callgrind_command(program, out), capture_output=True, text=True,
-                           timeout=timeout)
+                           timeout=timeout, env=child_env())
         if p.returncode != 0:
             last = (p.stderr.strip().splitlines() or ["no output"])[-1]
             raise RuntimeError(f"valgrind run failed ({p.returncode}): {last}")
         dumps = sorted(Path(tmp).glob("cg.out.*"), key=lambda f: int(f.suffix[1:]))
         return [summary(f.read_text(), f.name) for f in dumps], p.stdout
+
+
+def child_env() -> dict:
+    """The child's environment with string hashing fixed: with a random hash seed each
+    run lays out its dicts and sets differently, which moves a count by a few million
+    instructions between identical runs (the battle's results never depend on it)."""
+    return {**os.environ, "PYTHONHASHSEED": "0"}
 
 
 # ---- the child: plays the turns between the markers ----------------------------------
@@ -94,7 +102,8 @@ def per_turn(ruleset: str, turns: int, path: Path, by_cpu: bool) -> tuple[list[f
     """(each turn's instructions, or its CPU seconds when by_cpu; the unit)."""
     program = child_program(ruleset, turns, path)
     if by_cpu:
-        p = subprocess.run(program, capture_output=True, text=True, check=True, timeout=3600)
+        p = subprocess.run(program, capture_output=True, text=True, check=True, timeout=3600,
+                           env=child_env())
         return json.loads(p.stdout.strip().splitlines()[-1])["cpu_s"], "CPU s"
     counts, printed = counted(program)
     played = len(json.loads(printed.strip().splitlines()[-1])["cpu_s"])

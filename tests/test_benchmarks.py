@@ -123,3 +123,14 @@ def test_instruction_counts_cover_only_the_marked_work_or_say_why_not(monkeypatc
                                           "Austerlitz CPU of 1 turns, d3",
                                           "Austerlitz CPU, d3 / morschauser"]
     assert all("valgrind is not on this machine" in f["note"] for f in got[:2])
+
+
+def test_instruction_counts_run_the_child_with_string_hashing_fixed():
+    import instructions_bench as ib
+    env = ib.child_env()
+    assert env["PYTHONHASHSEED"] == "0" and env["PATH"]
+    p = subprocess.run([sys.executable, "-c", "print(hash('berthier'))"], env=env,
+                       capture_output=True, text=True)
+    q = subprocess.run([sys.executable, "-c", "print(hash('berthier'))"], env=env,
+                       capture_output=True, text=True)
+    assert p.stdout == q.stdout != ""
