@@ -265,3 +265,63 @@ def test_a_squares_fired_face_is_passed_over_as_the_check_refuses():
     assert fire.square_face(b, u, f) == 0 and fire.square_face(b, u, r) == 2
     assert not c.legal(ga.Fire("a", "f")) and c.legal(ga.Fire("a", "r"))
     assert [o[1] for o in c._shots(u, [f, r])] == ["r"]
+
+
+# ---- the dice of a shot or a strike: kept per what the dice read ------------------------------
+@settings(max_examples=150, deadline=None)
+@given(st.booleans(), st.integers(0, 12), st.integers(2, 5), st.booleans(),
+       st.integers(0, 5), st.integers(1, 2), st.integers(0, 2), st.booleans(), st.booleans(),
+       st.booleans(), st.integers(3, 6), st.integers(0, 1), st.floats(0, 50))
+def test_kept_casualties_are_the_plain_ones(art, dice, number, halve, to_hit, dd, db, hd, bt,
+                                            op, save, sb, rng):
+    """Any shot (small arms or guns, any range): the kept distribution has the weights
+    the plain computation gives."""
+    shot = fire.Shot(art, "long", rng, dice=dice, number=number, halve=halve, to_hit=to_hit,
+                     damage_dice=dd, damage_bonus=db, half_damage=hd, battery_target=bt,
+                     in_open=op, save=save, save_bonus=sb)
+    keep, of = fire.save_keep(shot)
+    plain = fire.hits_dist(shot).thinned(keep, of)
+    got = fire.casualty_dist(shot)
+    assert (got.weights, got.total) == (plain.weights, plain.total)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 12), st.booleans(), st.integers(0, 2), st.integers(0, 6))
+def test_kept_strikes_are_the_plain_ones(dice, reroll, halvings, keep):
+    from manager.rules.featherstone import melee_odds as mo
+    plain = mo._strike(dice, reroll, halvings).thinned(keep, 6) if dice > 0 \
+        else mo.ZERO.thinned(keep, 6)
+    got = mo._struck_and_saved(dice, reroll, halvings, keep) if dice > 0 \
+        else mo.ZERO.thinned(keep, 6)
+    assert (got.weights, got.total) == (plain.weights, plain.total)
+
+
+def test_a_unit_refused_for_its_arm_or_its_volley_stays_refused_all_the_step():
+    """_fire stops asking cavalry, and a unit (not a square) that has fired, for the rest
+    of a fire step: at every order of the fire steps of 3 Austerlitz turns, such a unit
+    is still refused by may_fire."""
+    import sys
+    from manager.autopilot import Autopilot
+    from manager.session import Session
+    from play_checks import ROOT
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_common import AUSTERLITZ, scenario
+    s = Session(scenario(AUSTERLITZ, FS, seed=1, turns=3))
+    ap = Autopilot(s)
+    ap.step()
+    stopped: dict = {}
+    checked = 0
+    while not s.battle.state.over and s.battle.state.turn <= 3:
+        b = s.battle
+        st_ = b.state
+        if st_.phase in ("fire_first", "fire"):
+            key = (st_.turn, st_.active, st_.phase)
+            for u in b.live_units(st_.active):
+                if (key, u.id) in stopped:
+                    checked += 1
+                    assert fire.may_fire(b, u)
+                elif fire.may_fire(b, u) and (arm(u) == "cavalry" or (
+                        u.fired and u.formation != "square")):
+                    stopped[(key, u.id)] = arm(u) != "cavalry"
+        ap.step()
+    assert checked > 500 and sum(stopped.values()) > 20

@@ -223,7 +223,11 @@ class Commander(OrdersCommander):
     def _fire(self):
         b = self.battle
         for u in b.live_units(self.side):
-            if u.id in self.done or may_fire(b, u):
+            if u.id in self.done:
+                continue
+            if may_fire(b, u):
+                if arm(u) == "cavalry" or (u.fired and u.formation != "square"):
+                    self.done.add(u.id)     # refused all this step: not asked again
                 continue
             reach = 55 if arm(u) == "artillery" else 20
             # fire at a charger: ResolveMelee takes it; beyond range or surely hidden by

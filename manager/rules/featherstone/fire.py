@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 
@@ -421,6 +422,21 @@ def hits_dist(shot: Shot) -> Dist:
 
 
 def casualty_dist(shot: Shot) -> Dist:
+    """Casualties after saves: kept per the fields the dice read (the commander values,
+    the odds mix and support fire sums the same few shots over and over; a shot's range
+    and band name change nothing)."""
+    return _casualties_of(shot.artillery, shot.dice, shot.number, shot.halve, shot.to_hit,
+                          shot.damage_dice, shot.damage_bonus, shot.half_damage,
+                          shot.battery_target, shot.in_open, shot.save, shot.save_bonus)
+
+
+@lru_cache(maxsize=4096)
+def _casualties_of(artillery, dice, number, halve, to_hit, damage_dice, damage_bonus,
+                   half_damage, battery_target, in_open, save, save_bonus) -> Dist:
+    shot = Shot(artillery, "", 0.0, dice=dice, number=number, halve=halve, to_hit=to_hit,
+                damage_dice=damage_dice, damage_bonus=damage_bonus, half_damage=half_damage,
+                battery_target=battery_target, in_open=in_open, save=save,
+                save_bonus=save_bonus)
     keep, of = save_keep(shot)
     return hits_dist(shot).thinned(keep, of)
 

@@ -75,7 +75,15 @@ def lost_dist(battle, unit, enemy, figures, charging, target) -> Dist:
     s = striker(battle, unit, enemy, figures, charging)
     save, b = save_for(battle, target, False)
     keep = 6 - sum(1 for f in range(1, 7) if f + b >= save)
-    return strike_hits(s).thinned(keep, 6)
+    if s.dice <= 0:
+        return ZERO.thinned(keep, 6)
+    return _struck_and_saved(s.dice, s.reroll, s.halvings, keep)
+
+
+@lru_cache(maxsize=2048)
+def _struck_and_saved(dice: int, reroll: bool, halvings: int, keep: int) -> Dist:
+    """strike_hits thinned by the saves: the same few strikes recur in every melee weighed."""
+    return _strike(dice, reroll, halvings).thinned(keep, 6)
 
 
 class _Pmfs:
