@@ -8,7 +8,7 @@ commands and cry "Rally men!" for a unit hit by fire close by.
 """
 from __future__ import annotations
 
-from ...footprint import bearing, distance, heading
+from ...footprint import EPS, bearing, distance, heading
 from ...game_actions import Charge, Fire, MoveLeader, MoveUnit, Rally
 from ...model.forces import mark
 from ..common import OrdersCommander
@@ -110,8 +110,12 @@ class Commander(OrdersCommander):
             best, value = None, 0.3
             # the rules would refuse it: the charger may not charge, or the target is
             # not to its front, surely hidden by a base or surely too far
+            # (and those whose bases are surely farther apart than its best roll:
+            # `surely_too_far`'s first look, asked of all at once)
+            top = max_allowance(b, u)
+            slack = top + 1e-6 + EPS + 1e-6
             cands = [] if charger_refusal(b, u) else maybe_in_reach(
-                b, u, footprint(b, u), max_allowance(b, u) + 6, b.enemy_of(self.side), 45)
+                b, u, footprint(b, u), top + 6, b.enemy_of(self.side), 45, slack)
             # the shots' lines judged in the same pass (zip keeps the charges' answers)
             for e, hidden in zip(cands, self._hidden(u, cands + targets)):
                 action = Charge(u.id, e.id)

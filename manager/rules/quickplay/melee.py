@@ -274,10 +274,24 @@ def _die_hits(plus: int) -> Dist:
     return Dist.die([1 if f + plus >= HIT_ON else 0 for f in range(1, 7)])
 
 
+_ROLLS: dict = {}
+
+
+def _rolled(plus: int, dice: int) -> Dist:
+    """`_die_hits(plus).times(dice)`, worked out once for each (a Dist is never changed
+    in place: every operation makes a new one); a battle asks a few dozen of them
+    thousands of times."""
+    key = (plus, dice)
+    hit = _ROLLS.get(key)
+    if hit is None:
+        hit = _ROLLS[key] = _die_hits(plus).times(dice)
+    return hit
+
+
 def fire_odds(battle, action) -> Odds:
     unit, target = battle.units[action.unit], battle.units[action.target]
     v = volley(battle, unit, target)
-    d = _die_hits(v.plus).times(v.dice)
+    d = _rolled(v.plus, v.dice)
     if v.halve:
         d = d.map(lambda k: -(-k // 2) if v.halve == "up" else k // 2)
     odds = Odds("fire", [OddsLine(f"{unit.name} on {target.name} ({v.band})", d, target.name)])
@@ -301,9 +315,9 @@ def fight_odds(d, attackers, a_fighters, d_fighter) -> Odds:
     from fractions import Fraction
     a_dist = Dist.point(0)
     for n, plus in a_fighters:
-        a_dist = a_dist + _die_hits(plus).times(n)
+        a_dist = a_dist + _rolled(plus, n)
     n, plus = d_fighter
-    d_dist = _die_hits(plus).times(n)
+    d_dist = _rolled(plus, n)
     first = attackers[0]
     # summed in whole numbers over the common denominator (each pair's chance is
     # wa * wd / total), one Fraction per outcome at the end: the same exact values
@@ -360,7 +374,7 @@ def volley_mean(v) -> float:
 
 
 def _volley_dist(v) -> Dist:
-    d = _die_hits(v.plus).times(v.dice)
+    d = _rolled(v.plus, v.dice)
     if v.halve:
         d = d.map(lambda k: -(-k // 2) if v.halve == "up" else k // 2)
     return d

@@ -80,13 +80,24 @@ def roll_allowance(battle, unit, formation: str, road: bool, dice, events) -> fl
 
 def roll_reaches(unit, cost: float):
     """The chance a charger's move roll covers `cost` inches (exact, before any command
-    test): no outcome of its charge is likelier than this."""
+    test): no outcome of its charge is likelier than this. It hangs on the move class,
+    the bonus and the quarter inches alone: each is worked out once."""
+    key = (move_class(unit), mark(unit, "bonus", 0), math.ceil(cost * 4 - 1e-6))
+    hit = _REACHES.get(key)
+    if hit is None:
+        hit = _REACHES[key] = _roll_reaches(*key)
+    return hit
+
+
+_REACHES: dict = {}
+
+
+def _roll_reaches(cls: str, bonus, quarters: int):
     from ...odds import Dist
-    fixed, n = MOVE_DICE[move_class(unit)]
+    fixed, n = MOVE_DICE[cls]
     moves = Dist.die([1, 2, 3, 4, 5, 6]).times(n).map(
-        lambda k: int(((fixed + k) * (2 if move_class(unit) in DOUBLED else 1)
-                       + mark(unit, "bonus", 0)) * 4))
-    return moves.p_at_least(math.ceil(cost * 4 - 1e-6))
+        lambda k: int(((fixed + k) * (2 if cls in DOUBLED else 1) + bonus) * 4))
+    return moves.p_at_least(quarters)
 
 
 def speed(unit, to, facing: int) -> float:
@@ -304,12 +315,16 @@ def resolve_move_unit(battle, action, dice) -> list:
     if travel(start, end) * per + extra > allowance + 1e-9:       # short: as far as it gets
         lo, hi = 0.0, 1.0
         plain = no_extra_along(battle, unit.pos, action.to)
+        along = _travel_along(start, unit.pos, action.to, action.facing)
         for _ in range(30):
             mid = (lo + hi) / 2
-            part = start.moved(unit.x + (action.to[0] - unit.x) * mid,
-                               unit.y + (action.to[1] - unit.y) * mid, action.facing)
-            ex = 0.0 if plain else terrain_cost(battle, unit, start, part)[0]
-            lo, hi = (mid, hi) if travel(start, part) * per + ex <= allowance else (lo, mid)
+            if plain:
+                ex, went = 0.0, along(mid)
+            else:
+                part = start.moved(unit.x + (action.to[0] - unit.x) * mid,
+                                   unit.y + (action.to[1] - unit.y) * mid, action.facing)
+                ex, went = terrain_cost(battle, unit, start, part)[0], travel(start, part)
+            lo, hi = (mid, hi) if went * per + ex <= allowance else (lo, mid)
         k = lo
         # a short move must still end clear of every base: back off until it does
         while k > 0 and ground_refusal(battle, unit, start, start.moved(
@@ -330,6 +345,24 @@ def resolve_move_unit(battle, action, dice) -> list:
     events.append(UnitMoved(unit.name, (round(x, 1), round(y, 1)), facing,
                             distance(unit.pos, (x, y))))
     return events
+
+
+def _travel_along(start, frm, to, facing):
+    """k -> `travel(start, start.moved(frm + (to - frm) * k, facing))`: the moved base's
+    corners by Footprint.corners' very arithmetic (its offsets from the centre hang on
+    the facing and sizes alone), no base built at each step of a bisection."""
+    from ...footprint import distance as dist, heading
+    fx, fy = heading(facing)
+    hf, hd = start.frontage / 2, start.depth / 2
+    fa, fb, ra, rb = fx * hd, fy * hd, -fy * hf, fx * hf
+    c = start.corners()
+    (ux, uy), (tx, ty) = frm, to
+
+    def went(k: float) -> float:
+        x, y = ux + (tx - ux) * k, uy + (ty - uy) * k
+        return max(dist(c[0], (x + fa - ra, y + fb - rb)), dist(c[1], (x + fa + ra, y + fb + rb)),
+                   dist(c[2], (x - fa + ra, y - fb + rb)), dist(c[3], (x - fa - ra, y - fb - rb)))
+    return went
 
 
 def command_test(battle, unit, dice, events) -> bool:
