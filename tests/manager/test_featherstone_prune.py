@@ -119,15 +119,34 @@ def test_every_threatened_unit_is_in_threatened_ids(at, turn, kind, form, way, r
                            formation=form if "infantry" in kind else "line")], FS,
                     width=130, height=120)
     u = b.units["u"]
-    if choices.threats(b, u):
+    found = choices.threats(b, u)
+    assert found == scan_threats(b, u)
+    if found:
         assert u.id in choices.threatened_ids(b, "blue")
+
+
+def scan_threats(battle, unit, arms=("infantry", "cavalry")) -> list:
+    """`_threats` as it was: every enemy within 24 inches, the full check."""
+    from manager.errors import IllegalAction
+    from manager.rules.featherstone.charges import check_charge
+    enemy = battle.enemy_of(unit.side)
+    view = choices.enemy_view(battle, enemy)
+    out = []
+    for e in fire.near_units(battle, unit.pos, 24, enemy):
+        if arm(e) not in arms or e.moved:
+            continue
+        try:
+            check_charge(view, ga.Charge(e.id, unit.id))
+        except IllegalAction:
+            continue
+        out.append(e)
+    return out
 
 
 def test_threatened_ids_in_play():
     """At each generals step of 3 Austerlitz turns: every unit with a threat is in it,
-    the foot-only threats are the full list without the horse, and most units are
-    passed over (not vacuous)."""
-    from manager.rules.featherstone.choices import _threats
+    the threats (from the first looks' pairs) are the full scan's, the foot-only
+    threats the scan's of the foot, and most units are passed over (not vacuous)."""
     units = kept = threatened = 0
     for s, side in austerlitz_phases(FS, ("generals", "charges"), 3):
         b = s.battle
@@ -136,8 +155,8 @@ def test_threatened_ids_in_play():
             units += 1
             kept += u.id in ids
             found = choices.threats(b, u)
-            assert found == _threats(b, u, ("infantry", "cavalry"))
-            assert choices.threats(b, u, ("infantry",)) == _threats(b, u, ("infantry",))
+            assert found == scan_threats(b, u)
+            assert choices.threats(b, u, ("infantry",)) == scan_threats(b, u, ("infantry",))
             if found:
                 threatened += 1
                 assert u.id in ids

@@ -18,6 +18,7 @@ the melee is the turn's last step) and infantry pursues as it does unless told.
 from __future__ import annotations
 
 from ...errors import IllegalAction
+from ...footprint import distance
 from ...game_actions import Charge
 from ...model.forces import mark
 from .charges import check_charge, surely_in_the_way, surely_too_far
@@ -63,7 +64,14 @@ def _threats(battle, unit, arms: tuple) -> list:
     enemy = battle.enemy_of(unit.side)
     view = None
     out = []
-    for e in near_units(battle, unit.pos, 24, enemy):
+    if battle.units.get(unit.id) is unit:
+        # the battle's own unit: only the enemies its side's first looks kept for it (in
+        # the same order), within the 24 inches near_units measures
+        near = [e for e in first_looks(battle, unit.side).get(unit.id, ())
+                if distance(e.pos, unit.pos) <= 24]
+    else:
+        near = near_units(battle, unit.pos, 24, enemy)
+    for e in near:
         if arm(e) not in ("infantry", "cavalry") or arm(e) not in arms or e.moved:
             continue
         view = view or enemy_view(battle, enemy)
@@ -81,18 +89,24 @@ def threatened_ids(battle, side: str) -> frozenset:
     """Ids of `side`'s units some enemy could charge by the first looks `threats` takes
     (a superset of the units it names anyone for): an enemy foot or horse unit that has
     not moved, its centre no farther than its move + 8 inches from the unit's
-    (unit_far), its base's circle within its charge rate of the unit's circle
-    (surely_too_far: the turned base has the same circle) and the unit's centre in its
-    forward arc (the charge path's first test). One numpy pass for the whole side, with
+    (unit_far) nor than the 24 inches `_threats` scans, its base's circle within its
+    charge rate of the unit's circle (surely_too_far: the turned base has the same
+    circle) and the unit's centre in its forward arc (the charge path's first test). One numpy pass for the whole side, with
     SLACK to spare (numpy's distances and angles differ from math's by far less); kept
     for the battle version: the generals' stances ask it of every unit of the side."""
+    return frozenset(first_looks(battle, side))
+
+
+def first_looks(battle, side: str) -> dict:
+    """{unit id: the enemies (in live_units order) that pass threatened_ids' first looks
+    for it, within 24 inches and SLACK}, for the units with any; kept for the version."""
     return battle.cached(("featherstone.threatened", side), lambda: _threatened(battle, side))
 
 
 SLACK = 1e-5                 # inches and degrees
 
 
-def _threatened(battle, side: str) -> frozenset:
+def _threatened(battle, side: str) -> dict:
     import math
 
     import numpy as np
@@ -102,7 +116,7 @@ def _threatened(battle, side: str) -> frozenset:
                 if arm(e) in ("infantry", "cavalry") and not e.moved]
     units = battle.live_units(side)
     if not chargers or not units:
-        return frozenset()
+        return {}
     arc = battle.option("forward_arc", 45)
     fps = [footprint(battle, e) for e in chargers]
     ex = np.array([e.x for e in chargers])
@@ -123,8 +137,9 @@ def _threatened(battle, side: str) -> frozenset:
     d = np.hypot(ux - ex, uy - ey)
     off = np.abs((np.degrees(np.arctan2(ux - fx, -(uy - fy))) % 360 - facing) % 360)
     off = np.minimum(off, 360 - off)
-    can = (d <= far) & (d - hd <= reach) & (off <= arc + 1e-6 + SLACK)
-    return frozenset(u.id for u, k in zip(units, can.any(axis=1).tolist()) if k)
+    can = (d <= far) & (d <= 24 + SLACK) & (d - hd <= reach) & (off <= arc + 1e-6 + SLACK)
+    return {units[i].id: tuple(chargers[j] for j in np.flatnonzero(can[i]).tolist())
+            for i in np.flatnonzero(can.any(axis=1)).tolist()}
 
 
 def unit_far(view, e, unit) -> bool:
