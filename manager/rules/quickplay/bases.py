@@ -290,27 +290,30 @@ def _judged(origin, ends, end_keys, idx, t: Bases) -> tuple[list, list, list]:
         near = mine & (dist[None, :] < lim + m) & (np.abs(off) < np.hypot(hd, hf)[None, :] + m)
         e, k = near.nonzero()
     hidden = np.zeros(len(ends), dtype=bool)
+    if not len(e):
+        return hidden.tolist(), long_.tolist(), []
+    tx_, ty_, nx_, ny_ = tx[e], ty[e], nx[e], ny[e]
+    cx_, cy_, fx_, fy_, hd_, hf_ = cx[k], cy[k], fx[k], fy[k], hd[k], hf[k]
+    crossed = dist[k] < lengths[e] + 8.0 - m
+    axes = ((fx_, fy_, hd_), (-fy_, fx_, hf_))
+    ends_on = [(tx_ * ux + ty_ * uy, cx_ * ux + cy_ * uy, half) for ux, uy, half in axes]
+    for s, c, half in ends_on:                  # the line's ends and the base's centre
+        crossed &= (np.minimum(s, 0.0) < c + half - m) & (np.maximum(s, 0.0) > c - half + m)
+    reach = np.abs(fx_ * nx_ + fy_ * ny_) * hd_ + np.abs(-fy_ * nx_ + fx_ * ny_) * hf_
+    o = np.abs(cx_ * nx_ + cy_ * ny_)
+    crossed &= (o < reach - m) & long_[e]
+    hidden[e[crossed]] = True
+    blockers = idx[k[crossed]].tolist()
+    open_ = long_ & ~hidden
+    if not open_.any():                         # every line hidden: none is clear
+        return hidden.tolist(), open_.tolist(), blockers
+    # a line not hidden is clear when every base near it shows daylight on some axis
+    apart = o > reach + m
+    for s, c, half in ends_on:
+        apart |= (np.minimum(s, 0.0) > c + half + m) | (np.maximum(s, 0.0) < c - half - m)
     touched = np.zeros(len(ends), dtype=bool)          # some base maybe meets the line
-    if len(e):
-        tx_, ty_, nx_, ny_ = tx[e], ty[e], nx[e], ny[e]
-        cx_, cy_, fx_, fy_, hd_, hf_ = cx[k], cy[k], fx[k], fy[k], hd[k], hf[k]
-        crossed = dist[k] < lengths[e] + 8.0 - m
-        apart = np.zeros(len(e), dtype=bool)
-        for ux, uy, half in ((fx_, fy_, hd_), (-fy_, fx_, hf_)):
-            s = tx_ * ux + ty_ * uy                     # the line's ends on the axis
-            c = cx_ * ux + cy_ * uy                     # the base's centre
-            lo, hi = np.minimum(s, 0.0), np.maximum(s, 0.0)
-            crossed &= (lo < c + half - m) & (hi > c - half + m)
-            apart |= (lo > c + half + m) | (hi < c - half - m)
-        reach = np.abs(fx_ * nx_ + fy_ * ny_) * hd_ + np.abs(-fy_ * nx_ + fx_ * ny_) * hf_
-        o = np.abs(cx_ * nx_ + cy_ * ny_)
-        crossed &= o < reach - m
-        apart |= o > reach + m
-        crossed &= long_[e]
-        hidden[e[crossed]] = True
-        touched[e[~apart]] = True
-        return hidden.tolist(), (long_ & ~touched).tolist(), idx[k[crossed]].tolist()
-    return hidden.tolist(), (long_ & ~touched).tolist(), []
+    touched[e[~apart]] = True
+    return hidden.tolist(), (open_ & ~touched).tolist(), blockers
 
 
 def _judged_few(origin, ends, end_keys, keys, t: Bases) -> tuple[list, list, list]:
