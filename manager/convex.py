@@ -5,8 +5,9 @@ apart?", without building shapely shapes.
 Every answer here is either certain or None. The exact area of two convex polygons'
 intersection (clipping, then the shoelace formula) agrees with shapely's to about 1e-14
 square inches (tests/manager/test_convex.py); an answer is given only with `MARGIN` to
-spare, so whenever one is given shapely would have said the same, and the results of
-the game cannot change. None sends the caller to shapely.
+spare, so whenever one is given shapely would have said the same (but where shapely's
+overlay itself fails on near-coincident edges), and the results of the game cannot
+change. None sends the caller to the exact rational answer (exact_clip_area).
 
 A rectangle is given by its frame: (fx, fy, half depth, half frontage, corners), the
 unit vector of its facing, its half sizes and its four corners in turning order.
@@ -14,6 +15,7 @@ unit vector of its facing, its half sizes and its four corners in turning order.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 MARGIN = 1e-9
 
@@ -127,6 +129,38 @@ def clip_area(subject, clipper):
         (x1, y1), (x2, y2) = pts[i - 1], pts[i]
         a += x1 * y2 - x2 * y1
     return abs(a) / 2
+
+
+def exact_clip_area(subject, clipper) -> Fraction:
+    """clip_area in exact rational arithmetic on the very floats of the corners: the
+    knife-edge answer, where a float rounding (or GEOS's overlay, which gave two squares
+    touching along an edge the whole of one as their common area) could flip it."""
+    pts = [(Fraction(x), Fraction(y)) for x, y in subject]
+    clip = [(Fraction(x), Fraction(y)) for x, y in clipper]
+    n = len(clip)
+    turn = sum(clip[i - 1][0] * clip[i][1] - clip[i][0] * clip[i - 1][1] for i in range(n))
+    if n < 3 or turn == 0:
+        return Fraction(0)                      # no area to clip by: nothing in common
+    sgn = 1 if turn > 0 else -1
+    for i in range(n):
+        if not pts:
+            return Fraction(0)
+        (ax, ay), (bx, by) = clip[i - 1], clip[i]
+        ex, ey = bx - ax, by - ay
+        out = []
+        px, py = pts[-1]
+        ps = (ex * (py - ay) - ey * (px - ax)) * sgn
+        for qx, qy in pts:
+            qs = (ex * (qy - ay) - ey * (qx - ax)) * sgn
+            if (qs >= 0) != (ps >= 0):
+                t = ps / (ps - qs)
+                out.append((px + t * (qx - px), py + t * (qy - py)))
+            if qs >= 0:
+                out.append((qx, qy))
+            px, py, ps = qx, qy, qs
+        pts = out
+    return abs(sum(pts[i - 1][0] * pts[i][1] - pts[i][0] * pts[i - 1][1]
+                   for i in range(len(pts)))) / 2
 
 
 def hull_area_above(slabs, corners, fp, fcorners, fframe, area: float):

@@ -10,6 +10,7 @@ lie beyond (front, flank, rear), and how far did the farthest figure travel in a
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 import struct
 from dataclasses import dataclass
 from functools import lru_cache
@@ -158,7 +159,8 @@ def overlap(a: Footprint, b: Footprint) -> bool:
     sure = convex.area_above(_frame(a), a.x, a.y, _frame(b), b.x, b.y, 1e-4)
     if sure is not None:
         return sure
-    return a.polygon().intersection(b.polygon()).area > 1e-4
+    # the knife edge: exact arithmetic (shapely's overlay can fail on touching edges)
+    return convex.exact_clip_area(_frame(a)[4], _frame(b)[4]) > Fraction(1e-4)
 
 
 def _frame(fp: Footprint) -> tuple:
@@ -296,7 +298,7 @@ class Sweep:
         sure = self._surely(fp, area)
         if sure is not None:
             return sure
-        return self.hull.intersection(fp.polygon()).area > area
+        return convex.exact_clip_area(_frame(fp)[4], self._slabs[1]) > Fraction(area)
 
     def _surely(self, fp: Footprint, area: float):
         """True or False when plain arithmetic is certain, else None (manager/convex.py):
