@@ -130,9 +130,10 @@ def test_clipped_area_is_the_exact_area(ab):
     assert convex.exact_clip_area(a.corners(), b.corners()) == exact
 
 
-def test_a_degenerate_clipper_is_left_to_shapely():
+def test_a_degenerate_clipper_is_left_to_the_exact_answer():
     flat = Footprint(0, 0, 0, 2.0, 0.0)
     assert convex.clip_area(Footprint(0, 0, 0, 2, 2).corners(), flat.corners()) is None
+    assert convex.exact_clip_area(Footprint(0, 0, 0, 2, 2).corners(), flat.corners()) == 0
 
 
 def test_hull_of_two_bases_is_shapelys_hull():
