@@ -463,3 +463,80 @@ def test_a_leaders_own_box_scores_as_in_the_numpy_pass(here, units, want, radius
         taken.add(here)                                  # a unit in his box, often enough
     assert cm.spot_score(here, units, want, radius, taken) == \
         cm.leader_spot_scores([here], units, want, radius, taken)[0][0]
+
+
+def _melee_outcomes_by_product(battle, ps, penalties):
+    """The plain reference for pieces_odds' outcomes: every combination of hits on every
+    target (itertools.product of the targets' distributions), each as a Fraction."""
+    import itertools
+    from fractions import Fraction
+
+    from manager.odds import Dist
+    per_target, dealer = {}, {}
+    for p in ps:
+        d = Dist.die([1 if f <= p.rating else 0 for f in range(1, 7)]).times(p.dice)
+        per_target[p.target] = per_target.get(p.target, Dist.point(0)) + d
+        dealer[p.target] = p.side
+    units = {p.id: p for p in ps if not p.is_leader}
+    targets = sorted(per_target)
+    out = {"attackers fall back": Fraction(0), "defenders fall back": Fraction(0),
+           "drawn": Fraction(0)}
+    gone = {u: Fraction(0) for u in units}
+    for combo in itertools.product(*(enumerate(per_target[t].weights) for t in targets)):
+        p = Fraction(1)
+        for t, (k, w) in zip(targets, combo):
+            p *= Fraction(w, per_target[t].total)
+        if not p:
+            continue
+        taken = {t: k for t, (k, _) in zip(targets, combo)}
+        a = sum(k for t, k in taken.items() if dealer[t] == "attack")
+        d = sum(k for t, k in taken.items() if dealer[t] == "defend")
+        losers = "attack" if a < d else "defend" if d < a else ""
+        standing = False
+        for uid, piece in units.items():
+            lost = taken.get(uid, 0)
+            left = battle.units[uid].hits
+            if piece.side == losers and lost < left:
+                lost += penalties.get(uid, 0)
+            if lost >= left:
+                gone[uid] += p
+            elif piece.side == losers:
+                standing = True
+        if not losers:
+            out["drawn"] += p
+        elif standing:
+            out[f"{'attackers' if losers == 'attack' else 'defenders'} fall back"] += p
+    out.update({f"{battle.units[u].name} eliminated": g for u, g in gone.items()})
+    return out
+
+
+def test_melee_odds_summed_in_whole_numbers_are_the_fractions_of_every_combination():
+    """pieces_odds sums whole-number weights and divides once: on every melee of three
+    Austerlitz turns (up to three units a side) its outcomes are the exact fractions of
+    the plain product of the targets' distributions."""
+    from manager.odds import Odds
+    from manager.rules.morschauser import melee as ml
+    from manager.rules.morschauser.board import box_of
+    from manager.rules.morschauser.morale import fall_back_penalty
+    s = Session(scenario(AUSTERLITZ, "morschauser", seed=1, turns=3))
+    seen = []
+
+    def execute(action):
+        if type(action).__name__ == "ResolveMelee":
+            m = ml.find_melee(s.battle, action.defender)
+            if not m.lone_leader:
+                b = s.battle
+                ps = ml.pieces(b, m, action.joiners)
+                pen = {p.id: fall_back_penalty(b, b.units[p.id], [box_of(b, b.units[p.target])])
+                       for p in ps if not p.is_leader}
+                got = ml.pieces_odds(b, ps, Odds("melee"), pen).outcomes
+                want = _melee_outcomes_by_product(b, ps, pen)
+                assert {k: got[k] for k in want} == want
+                seen.append(len(ps))
+        return s.execute(action)
+
+    ap = Autopilot(s, execute=execute)
+    ap.step()
+    while not s.battle.state.over and s.battle.state.turn <= 3:
+        ap.play_turn()
+    assert len(seen) >= 5 and max(seen) >= 3          # several melees, some of 3+ pieces

@@ -250,9 +250,10 @@ def pieces_odds(battle, ps: list[Piece], odds: Odds, penalties: dict | None = No
                      for uid, p in units.items()}
     targets = sorted(per_target)
     hits_left = {uid: battle.units[uid].hits for uid in units}
-    out = {"attackers fall back": Fraction(0), "defenders fall back": Fraction(0),
-           "drawn": Fraction(0)}
-    gone = {uid: Fraction(0) for uid in units}
+    # whole-number weights summed, each divided by the product of the totals once at
+    # the end: the same fractions, without a Fraction sum per leaf of the walk
+    out = {"attackers fall back": 0, "defenders fall back": 0, "drawn": 0}
+    gone = {uid: 0 for uid in units}
     denom = 1
     for t in targets:
         denom *= per_target[t].total
@@ -268,7 +269,7 @@ def pieces_odds(battle, ps: list[Piece], odds: Odds, penalties: dict | None = No
         a = sum(k for t, k in taken.items() if dealer[t] == "attack")
         d = sum(k for t, k in taken.items() if dealer[t] == "defend")
         losers = "attack" if a < d else "defend" if d < a else ""
-        p = Fraction(weight, denom)
+        p = weight
         standing = False
         for uid, piece in units.items():
             lost = taken.get(uid, 0)
@@ -283,9 +284,9 @@ def pieces_odds(battle, ps: list[Piece], odds: Odds, penalties: dict | None = No
         elif standing:
             out[f"{'attackers' if losers == 'attack' else 'defenders'} fall back"] += p
     walk(0, 1, {})
-    odds.outcomes.update(out)
+    odds.outcomes.update({k: Fraction(w, denom) for k, w in out.items()})
     for uid in units:
-        odds.outcomes[f"{battle.units[uid].name} eliminated"] = gone[uid]
+        odds.outcomes[f"{battle.units[uid].name} eliminated"] = Fraction(gone[uid], denom)
     if any(penalties.values()):
         odds.notes.append("blocked fall backs: " + ", ".join(
             f"{battle.units[u].name} {k} hit(s)" for u, k in penalties.items() if k))
