@@ -102,11 +102,27 @@ def clip_area(subject, clipper):
         turn += x1 * y2 - x2 * y1
     if n < 3 or abs(turn) < 1e-9:
         return None
-    sgn = 1.0 if turn > 0 else -1.0
-    pts = list(subject)
-    for i in range(n):
+    return _area(_clip(list(subject), clipper, 1.0 if turn > 0 else -1.0), 0.0)
+
+
+def exact_clip_area(subject, clipper) -> Fraction:
+    """clip_area in exact rational arithmetic on the very floats of the corners: the
+    knife-edge answer, where a float rounding (or GEOS's overlay, which gave two squares
+    touching along an edge the whole of one as their common area) could flip it."""
+    pts = [(Fraction(x), Fraction(y)) for x, y in subject]
+    clip = [(Fraction(x), Fraction(y)) for x, y in clipper]
+    turn = _area(clip, Fraction(0), signed=True)
+    if len(clip) < 3 or turn == 0:
+        return Fraction(0)                      # no area to clip by: nothing in common
+    return _area(_clip(pts, clip, 1 if turn > 0 else -1), Fraction(0))
+
+
+def _clip(pts: list, clipper, sgn) -> list:
+    """`pts` cut by each edge of the convex clipper in turn (sgn: its turning order), in
+    whatever numbers the corners are (floats, or Fractions for the exact answer)."""
+    for i in range(len(clipper)):
         if not pts:
-            return 0.0
+            return pts
         (ax, ay), (bx, by) = clipper[i - 1], clipper[i]
         ex, ey = bx - ax, by - ay
         out = []
@@ -124,43 +140,16 @@ def clip_area(subject, clipper):
                 out.append((px + t * (qx - px), py + t * (qy - py)))
             px, py, ps = qx, qy, qs
         pts = out
-    a = 0.0
+    return pts
+
+
+def _area(pts, zero, signed: bool = False):
+    """The shoelace formula, summed from `zero` (0.0, or Fraction(0) to stay exact)."""
+    a = zero
     for i in range(len(pts)):
         (x1, y1), (x2, y2) = pts[i - 1], pts[i]
         a += x1 * y2 - x2 * y1
-    return abs(a) / 2
-
-
-def exact_clip_area(subject, clipper) -> Fraction:
-    """clip_area in exact rational arithmetic on the very floats of the corners: the
-    knife-edge answer, where a float rounding (or GEOS's overlay, which gave two squares
-    touching along an edge the whole of one as their common area) could flip it."""
-    pts = [(Fraction(x), Fraction(y)) for x, y in subject]
-    clip = [(Fraction(x), Fraction(y)) for x, y in clipper]
-    n = len(clip)
-    turn = sum(clip[i - 1][0] * clip[i][1] - clip[i][0] * clip[i - 1][1] for i in range(n))
-    if n < 3 or turn == 0:
-        return Fraction(0)                      # no area to clip by: nothing in common
-    sgn = 1 if turn > 0 else -1
-    for i in range(n):
-        if not pts:
-            return Fraction(0)
-        (ax, ay), (bx, by) = clip[i - 1], clip[i]
-        ex, ey = bx - ax, by - ay
-        out = []
-        px, py = pts[-1]
-        ps = (ex * (py - ay) - ey * (px - ax)) * sgn
-        for qx, qy in pts:
-            qs = (ex * (qy - ay) - ey * (qx - ax)) * sgn
-            if (qs >= 0) != (ps >= 0):
-                t = ps / (ps - qs)
-                out.append((px + t * (qx - px), py + t * (qy - py)))
-            if qs >= 0:
-                out.append((qx, qy))
-            px, py, ps = qx, qy, qs
-        pts = out
-    return abs(sum(pts[i - 1][0] * pts[i][1] - pts[i][0] * pts[i - 1][1]
-                   for i in range(len(pts)))) / 2
+    return a if signed else abs(a) / 2
 
 
 def hull_area_above(slabs, corners, fp, fcorners, fframe, area: float):

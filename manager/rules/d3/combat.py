@@ -28,7 +28,7 @@ from ..common import Melee, charges_by_target, find_melee
 from .moves import own_unit
 from .tables import CHARGE_BONUS, FIRE_ARC, MOVE, RANGE, SHOT_MINUS
 from .units import (activate, activation_chance, engaged, footprint, in_cover, in_town,
-                    inactive, near, on_hilltop, reroller, sight_refusal, utype)
+                    inactive, kept_for, near, on_hilltop, reroller, sight_refusal, utype)
 
 
 @dataclass(frozen=True)
@@ -41,18 +41,8 @@ def shot(battle, unit, target) -> Strike:
     """The shot's dice, or IllegalAction saying why there is none: remembered until the
     battle next changes (the commander's legal(), its odds, the session's check and the
     resolution ask the same), for these very unit records."""
-    store = battle.cached("d3.shots", dict)
-    key = (unit.id, target.id)
-    hit = store.get(key)
-    if hit is None or hit[0] is not unit or hit[1] is not target:
-        try:
-            hit = (unit, target, _shot(battle, unit, target), None)
-        except IllegalAction as e:
-            hit = (unit, target, None, str(e))
-        store[key] = hit
-    if hit[3] is not None:
-        raise IllegalAction(hit[3])
-    return hit[2]
+    return kept_for(battle, "d3.shots", (unit.id, target.id), unit, target,
+                    lambda: _shot(battle, unit, target))
 
 
 def _shot(battle, unit, target) -> Strike:

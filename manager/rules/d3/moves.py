@@ -19,7 +19,7 @@ from ..common import check_ride, own_unit  # noqa: F401  (own_unit: for combat)
 from ...contact import contact_point
 from .tables import CHARGE_TURN, GENERAL_DANGER, GENERAL_MOVE, MOVE
 from .units import (HALF_DIAGONAL, activate, engaged, footprint, ground_refusal, inactive,
-                    threatened_general, utype)
+                    kept_for, threatened_general, utype)
 
 ChargeMade = declare_event("ChargeMade", "{unit} charges {target}{how}", unit=str, target=str,
                            how=str)
@@ -202,18 +202,8 @@ def charge_plan(battle, unit, target, at=None, facing=None):
     session's check all ask it of the same charge."""
     pos = unit.pos if at is None else at
     face = unit.facing if facing is None else facing
-    store = battle.cached("d3.charge_plans", dict)
-    key = (unit.id, target.id, pos, face)
-    hit = store.get(key)
-    if hit is None or hit[0] is not unit or hit[1] is not target:
-        try:
-            hit = (unit, target, _charge_plan(battle, unit, target, pos, face), None)
-        except IllegalAction as e:
-            hit = (unit, target, None, str(e))
-        store[key] = hit
-    if hit[3] is not None:
-        raise IllegalAction(hit[3])
-    return hit[2]
+    return kept_for(battle, "d3.charge_plans", (unit.id, target.id, pos, face), unit, target,
+                    lambda: _charge_plan(battle, unit, target, pos, face))
 
 
 def _charge_plan(battle, unit, target, pos, facing):

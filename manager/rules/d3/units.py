@@ -13,6 +13,7 @@ import numpy as np
 from shapely.geometry import Point
 
 from ... import spatial
+from ...errors import IllegalAction
 from ...events import declare_event
 from ...footprint import EPS, Footprint, Sweep, box, closer_than, distance, overlap, segment
 from ...geometry import per_battlefield
@@ -394,3 +395,20 @@ def threatened_general(battle, leader) -> bool:
                    for f in near(battle, leader.pos, 8, leader.side)):
             return True
     return False
+
+
+def kept_for(battle, name: str, key, unit, target, compute):
+    """compute()'s answer, or the IllegalAction it raised (re-raised with its message),
+    remembered until the battle next changes and for these very unit records: the
+    commander's look, its legal(), the odds and the session's check ask the same."""
+    store = battle.cached(name, dict)
+    hit = store.get(key)
+    if hit is None or hit[0] is not unit or hit[1] is not target:
+        try:
+            hit = (unit, target, compute(), None)
+        except IllegalAction as e:
+            hit = (unit, target, None, str(e))
+        store[key] = hit
+    if hit[3] is not None:
+        raise IllegalAction(hit[3])
+    return hit[2]
