@@ -171,10 +171,19 @@ def _shared_support(shared, battle, m: Melee, side: str, target, chosen) -> Dist
 
 
 def melee_odds(battle, m: Melee, support=None, exact: bool = True, shared=None) -> Odds:
+    """The melee's outcomes (see stepwise): exact, in whole numbers (melee_exact: the
+    same Fractions as stepwise's, several times faster), or in floats (stepwise's)."""
+    if exact:
+        return exact_melee_odds(battle, m, support, shared)
+    return stepwise(battle, m, support, False, shared)
+
+
+def stepwise(battle, m: Melee, support=None, exact: bool = True, shared=None) -> Odds:
     """The melee's outcomes, step by step as resolve_melee plays it: support fire, first
     fire, the halt at a quarter of the charge's strength lost to fire, a lancer's first
     strike, the charger's check, then the strikes, each with the disorder the casualties
-    before it caused (a disordered striker halves its hits)."""
+    before it caused (a disordered striker halves its hits). In Fractions (exact=True:
+    the reference melee_exact is tested against) or floats (the commander's odds)."""
     pm = _Pmfs(battle, exact)
     one = Fraction(1) if exact else 1.0
     d = battle.units[m.defender]
@@ -413,3 +422,5 @@ def charge_odds(battle, action, exact: bool = True, shared: dict | None = None,
                       f"{'Rally then Charged' if column == 'rally' else 'Charged'} column first")
     return odds
 
+
+from .melee_exact import exact_melee_odds  # noqa: E402  (it builds on _Pmfs above)

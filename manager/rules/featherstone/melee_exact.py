@@ -1,0 +1,228 @@
+"""Exact melee odds in whole numbers (issue 17: the exact odds under 5 ms).
+
+The same walk as melee_odds.stepwise, step for step (support fire, first fire, the
+halt, a lancer's first strike, the charger's check, a general's stray round, the
+strikes): there every branch multiplied Fractions (a gcd per product, most of the
+time of an exact charge's odds). Here a branch's chance is a whole-number weight over
+the product of the totals of the distributions it passed; the weights are summed per
+denominator and divided once at the end. The same Fractions, the same Dists (weights
+and total reduced as _as_dist reduces them): tests/manager/test_featherstone_odds_exact.py
+checks them against stepwise(exact=True) in play and on random melees.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import accumulate
+from math import gcd, lcm
+
+from ...model.forces import mark
+from ...odds import Dist, Odds, OddsLine
+from ..common import Melee
+from .battery_odds import bonus_without, stray_risk
+from .melee import _first_striker, bonus, charged_now
+from .melee_odds import _Pmfs, _shared_support
+from .state import arm
+
+OUTCOMES = ("attacker wins", "defender wins", "charge halted", "charge fails (morale)")
+POINT = ([1], 1)                      # no casualties, for sure
+
+
+class _Ints(_Pmfs):
+    """_Pmfs whose distributions are (weights, total) in lowest terms."""
+
+    def __init__(self, battle):
+        super().__init__(battle, True)
+
+    def of(self, dist: Dist) -> tuple:
+        g = gcd(dist.total, *dist.weights)
+        return [w // g for w in dist.weights], dist.total // g
+
+    def fail_ratio(self, lead, lost) -> tuple:
+        f = self.fails(lead, lost)                       # a Fraction of sixths
+        return f.numerator, f.denominator
+
+
+def _conv(a: tuple, b: tuple) -> tuple:
+    wa, wb = a[0], b[0]
+    out = [0] * (len(wa) + len(wb) - 1)
+    for i, x in enumerate(wa):
+        if x:
+            for j, y in enumerate(wb):
+                if y:
+                    out[i + j] += x * y
+    return out, a[1] * b[1]
+
+
+class _Sums:
+    """Whole-number weights per denominator: the outcomes and the two casualty lines."""
+
+    def __init__(self):
+        self.out = {k: {} for k in OUTCOMES}
+        self.on_d, self.on_a = {}, {}
+
+    def add(self, name: str, n: int, den: int) -> None:
+        by = self.out[name]
+        by[den] = by.get(den, 0) + n
+
+    @staticmethod
+    def note(line: dict, k: int, n: int, den: int) -> None:
+        row = line.get(den)
+        if row is None:
+            row = line[den] = [0] * (k + 1)
+        elif k >= len(row):
+            row.extend([0] * (k + 1 - len(row)))
+        row[k] += n
+
+    @staticmethod
+    def fraction(by: dict) -> Fraction:
+        if not by:
+            return Fraction(0)
+        big = lcm(*by)
+        return Fraction(sum(n * (big // den) for den, n in by.items()), big)
+
+    @staticmethod
+    def dist(line: dict) -> Dist:
+        """The line's Dist, as _as_dist builds it from the Fractions: the lcm of their
+        reduced denominators is the common denominator over the gcd of all weights."""
+        if not line:
+            return Dist([0], 1)
+        big = lcm(*line)
+        size = max(len(row) for row in line.values())
+        w = [0] * size
+        for den, row in line.items():
+            scale = big // den
+            for k, n in enumerate(row):
+                if n:
+                    w[k] += n * scale
+        g = gcd(big, *w)
+        return Dist([x // g for x in w], big // g)
+
+
+def exact_melee_odds(battle, m: Melee, support=None, shared=None) -> Odds:
+    """melee_odds(exact=True): stepwise's walk with whole-number weights."""
+    pm = _Ints(battle)
+    d = battle.units[m.defender]
+    attackers = [battle.units[a] for a in m.attackers]
+    lead = attackers[0]
+    reaction = mark(d, "reaction", "stand")
+    first = _first_striker(battle, d, lead, reaction)
+    charged_with = mark(lead, "charge_strength", lead.hits)
+    before = charged_with - lead.hits               # lost to fire since the charge began
+    wa, ta = pm.of(_shared_support(shared, battle, m, d.side, lead, support))
+    wd, td = pm.of(_shared_support(shared, battle, m, lead.side, d, support))
+    bonus_a, bonus_d = bonus(battle, attackers), bonus(battle, [d])
+    bonus_d += mark(d, "pre_melee", 0)             # first / support fire taken as steps
+    checked = charged_with - mark(lead, "checked_at", charged_with)   # losses checked
+    square_rule = d.formation == "square" and any(arm(a) == "cavalry" for a in attackers)
+    check_on = battle.option("charger_check") == "charged_column"
+    others = POINT
+    for a in attackers[1:]:
+        others = _conv(others, pm.lost(a, d, a.hits, a.disordered, charged_now(battle, a), d))
+    lost_bonus = bonus_without(battle, attackers, stray_risk(battle, lead))
+    fire_first = first == "d" and reaction == "first_fire" and not mark(d, "first_fired")
+    sums = _Sums()
+    add, note, on_a, on_d = sums.add, sums.note, sums.on_a, sums.on_d
+
+    def fight(n, den, a_base, d_base, edge, xs, ys):
+        """x: casualties by the attackers (xs); y: by the defender (ys), independent."""
+        wx, tx = xs
+        wy, ty = ys
+        dy = den * ty
+        for y, py in enumerate(wy):
+            if py:
+                note(on_a, d_base + y, n * py, dy)
+        cum = list(accumulate(wy))
+        top = len(cum) - 1
+        dx = den * tx
+        shift = a_base + edge - d_base - bonus_d - 1
+        win = lose = 0
+        for x, px in enumerate(wx):
+            if not px:
+                continue
+            note(on_d, a_base + x, n * px, dx)
+            if square_rule and x < 4:
+                lose += px * ty                      # the square holds: the defender wins
+                continue
+            limit = x + shift                        # the largest y the attackers beat
+            c = cum[limit if limit < top else top] if limit >= 0 else 0
+            win += px * c
+            lose += px * (ty - c)
+        if win:
+            add("attacker wins", n * win, dx * ty)
+        if lose:
+            add("defender wins", n * lose, dx * ty)
+
+    def strikes(n, den, a_sup, d_sup, hit, edge, xs, fd, d_dis):
+        if first == "d" or reaction == "caught":
+            fight(n, den, d_sup, a_sup + hit, edge, xs, POINT)
+        elif first == "a":
+            for x, px in enumerate(xs[0]):
+                if px:
+                    ys = pm.lost(d, lead, fd - x, d_dis or x > 0, reaction == "counter",
+                                 lead) if fd - x > 0 else POINT
+                    fight(n * px, den * xs[1], d_sup, a_sup, edge, ([0] * x + [1], 1), ys)
+        else:
+            fight(n, den, d_sup, a_sup, edge, xs,
+                  pm.lost(d, lead, fd, d_dis, reaction == "counter", lead))
+
+    for a_sup, pa in enumerate(wa):
+        if not pa:
+            continue
+        for d_sup, pd in enumerate(wd):
+            if not pd:
+                continue
+            p, dp = pa * pd, ta * td
+            la, fd = lead.hits - a_sup, d.hits - d_sup
+            a_dis, d_dis = lead.disordered or a_sup > 0, d.disordered or d_sup > 0
+            if la <= 0 or fd <= 0:
+                add("defender wins" if la <= 0 else "attacker wins", p, dp)
+                note(on_a, a_sup, p, dp)
+                note(on_d, d_sup, p, dp)
+                continue
+            wf, tf = pm.first_fire(d, lead, fd, d_dis) if fire_first else POINT
+            for c, pc in enumerate(wf):
+                if not pc:
+                    continue
+                q, dq = p * pc, dp * tf
+                la2 = la - c
+                fire_lost = before + a_sup + c
+                if la2 <= 0 or (fire_lost and fire_lost * 4 >= charged_with):
+                    add("defender wins" if la2 <= 0 else "charge halted", q, dq)
+                    note(on_a, a_sup + c, q, dq)
+                    note(on_d, d_sup, q, dq)
+                    continue
+                wl, tl = pm.lost(d, lead, fd, d_dis, False, lead) \
+                    if first == "d" and reaction != "first_fire" else POINT
+                for k, pk in enumerate(wl):
+                    if not pk:
+                        continue
+                    qq, dqq, la3, hit = q * pk, dq * tl, la2 - k, c + k
+                    if la3 <= 0:
+                        add("defender wins", qq, dqq)
+                        note(on_a, a_sup + hit, qq, dqq)
+                        note(on_d, d_sup, qq, dqq)
+                        continue
+                    lost_now = before + a_sup + hit
+                    checks = lost_now > checked and check_on
+                    fk, fo = pm.fail_ratio(lead, lost_now - before) if checks else (0, 1)
+                    if fk:
+                        add("charge fails (morale)", qq * fk, dqq * fo)
+                        note(on_a, a_sup + hit, qq * fk, dqq * fo)
+                        note(on_d, d_sup, qq * fk, dqq * fo)
+                    go, dgo = qq * (fo - fk), dqq * fo
+                    if not go:
+                        continue
+                    xs = _conv(pm.lost(lead, d, la3, a_dis or hit > 0,
+                                       charged_now(battle, lead), d), others)
+                    # a committed general's stray round: 1 in 6 he falls (and his +1)
+                    if lost_bonus is not None and checks:
+                        strikes(go * 5, dgo * 6, a_sup, d_sup, hit, bonus_a, xs, fd, d_dis)
+                        strikes(go, dgo * 6, a_sup, d_sup, hit, lost_bonus, xs, fd, d_dis)
+                    else:
+                        strikes(go, dgo, a_sup, d_sup, hit, bonus_a, xs, fd, d_dis)
+    odds = Odds("melee", [OddsLine(f"casualties on {d.name}", sums.dist(on_d), d.name),
+                          OddsLine(f"casualties on {lead.name}", sums.dist(on_a), lead.name)])
+    odds.outcomes = {k: v for k in OUTCOMES if (v := sums.fraction(sums.out[k]))}
+    odds.notes.append(f"scores add +{bonus_a} (attackers) and +{bonus_d} (defender); "
+                      "ties go to the defender")
+    return odds
