@@ -13,6 +13,7 @@ order of `battle.live_units(side)`, so no result of the game can change.
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 
 import numpy as np
 
@@ -21,13 +22,21 @@ from .model.battle import patched_in_place
 
 SLACK = 1e-6        # inches: the vector prefilter keeps border cases for the exact test
 _any = np.logical_or.reduce     # ndarray.any without its Python wrapper (hot)
+BAND = 1e-3         # inches: a band of x kept wider than the exact test (rounding)
+NARROW = 40         # units in a band up to which plain floats beat a numpy pass
 
 
 class UnitGrid:
     """Live units (in `live_units` order) with their centres in numpy arrays: a query
-    is a few vector operations over every unit, then the exact test on the few left."""
+    is a few vector operations over every unit, then the exact test on the few left.
 
-    __slots__ = ("units", "xs", "ys", "index", "generation")
+    A query near a point or a short line asks only the units in a band of x about it
+    (the centres also kept sorted by x, found by bisection) and tests each in plain
+    floats, by the very operations numpy applies element by element (IEEE arithmetic
+    is the same in both): a numpy pass costs ~1 us an operation whatever it keeps, so
+    for the few units of a narrow band plain Python is cheaper. Wide bands go to numpy."""
+
+    __slots__ = ("units", "xs", "ys", "index", "generation", "lx", "ly", "sx", "sk")
 
     def __init__(self, units: list):
         self.generation = 0
@@ -35,9 +44,12 @@ class UnitGrid:
 
     def _fill(self, units: list) -> None:
         self.units = units
-        self.xs = np.fromiter((u.x for u in units), float, len(units))
-        self.ys = np.fromiter((u.y for u in units), float, len(units))
+        self.lx = [u.x for u in units]
+        self.ly = [u.y for u in units]
+        self.xs = np.array(self.lx, float)
+        self.ys = np.array(self.ly, float)
         self.index = None
+        self.sx = self.sk = None                # the band's order, sorted on first use
         self.generation += 1
 
     def follow(self, battle, side, changes) -> None:
@@ -50,12 +62,61 @@ class UnitGrid:
         patches = patched_in_place(self.index, battle, side, changes)
         if patches is None:                     # a unit gone, arrived or back: rebuild
             return self._fill(battle.live_units(side))
+        lx, sx, sk = self.lx, self.sx, self.sk
         for k, u in patches:
             self.units[k] = u
-            self.xs[k], self.ys[k] = u.x, u.y
+            x, y = u.x, u.y
+            if sx is not None and x != lx[k]:   # move it in the band's order
+                i = bisect_left(sx, lx[k])
+                while sk[i] != k:
+                    i += 1
+                del sx[i], sk[i]
+                i = bisect_left(sx, x)
+                sx.insert(i, x)
+                sk.insert(i, k)
+            lx[k], self.ly[k] = x, y
+            self.xs[k], self.ys[k] = x, y
+
+    def _sort(self) -> None:
+        lx = self.lx
+        self.sk = sorted(range(len(lx)), key=lx.__getitem__)
+        self.sx = [lx[k] for k in self.sk]
+
+    def band(self, x0: float, x1: float) -> list:
+        """Places (in the grid's order) of the units whose centre's x lies in [x0, x1],
+        and maybe a few just beyond (BAND)."""
+        if self.sx is None:
+            self._sort()
+        sx = self.sx
+        return sorted(self.sk[bisect_left(sx, x0 - BAND):bisect_right(sx, x1 + BAND)])
 
     def within(self, xy, reach: float) -> list:
         """Units whose centre is within `reach` of xy (the scan's test), in order."""
+        x, y = xy
+        r = reach + SLACK
+        if self.sx is None:
+            self._sort()
+        sx = self.sx
+        lo, hi = bisect_left(sx, x - r - BAND), bisect_right(sx, x + r + BAND)
+        if hi - lo > NARROW:
+            return self._within(xy, reach)
+        lx, ly, units = self.lx, self.ly, self.units
+        r2, q = r * r, reach - SLACK
+        q2, near, border = q * q, [], reach <= 2 * SLACK
+        for k in self.sk[lo:hi]:
+            dx, dy = lx[k] - x, ly[k] - y
+            d2 = dx * dx + dy * dy
+            if d2 <= r2:
+                near.append(k)
+                if d2 > q2:
+                    border = True
+        near.sort()
+        if not border:
+            return [units[k] for k in near]
+        return [u for u in (units[k] for k in near) if distance(u.pos, xy) <= reach]
+
+    def _within(self, xy, reach: float) -> list:
+        """`within` by one numpy pass over every unit."""
         x, y = xy
         r = reach + SLACK
         dx, dy = self.xs - x, self.ys - y
@@ -73,6 +134,39 @@ class UnitGrid:
     def along(self, a, b, margin: float) -> list:
         """Units whose centre lies within `margin` of segment a-b (and a few just
         beyond: callers apply their own exact test), in order."""
+        (ax, ay), (bx, by) = a, b
+        m = margin + SLACK
+        if self.sx is None:
+            self._sort()
+        sx = self.sx
+        if ax <= bx:
+            lo, hi = bisect_left(sx, ax - m - BAND), bisect_right(sx, bx + m + BAND)
+        else:
+            lo, hi = bisect_left(sx, bx - m - BAND), bisect_right(sx, ax + m + BAND)
+        if hi - lo > NARROW:
+            return self._along(a, b, margin)
+        dx, dy = bx - ax, by - ay
+        l2 = dx * dx + dy * dy
+        y0, y1 = (ay - m - BAND, by + m + BAND) if ay <= by else \
+            (by - m - BAND, ay + m + BAND)
+        lx, ly, m2, near = self.lx, self.ly, m * m, []
+        for k in self.sk[lo:hi]:
+            y = ly[k]
+            if y < y0 or y > y1:                # farther than m from the segment's box
+                continue
+            px, py = lx[k] - ax, y - ay
+            if l2 > 0:
+                t = (px * dx + py * dy) / l2
+                t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t      # (clip)
+                px, py = px - t * dx, py - t * dy
+            if px * px + py * py <= m2:
+                near.append(k)
+        near.sort()
+        units = self.units
+        return [units[k] for k in near]
+
+    def _along(self, a, b, margin: float) -> list:
+        """`along` by one numpy pass over every unit."""
         (ax, ay), (bx, by) = a, b
         dx, dy = bx - ax, by - ay
         l2 = dx * dx + dy * dy
@@ -167,12 +261,27 @@ def radii(battle, footprint) -> np.ndarray:
     hit = _current(battle, ("radii", footprint))
     if hit is not None:
         return hit[0]
+    return _radii(battle, footprint)[0]
 
+
+def radii_list(battle, footprint) -> tuple:
+    """(`radii` as a list of floats, the largest of them): for plain-float passes."""
+    view = _current(battle, ("radii", footprint))
+    if view is None:
+        view = _radii(battle, footprint)
+    if view[3] is None:
+        rows = view[3] = view[0].tolist()
+        view[4] = max(rows, default=0.0)
+    return view[3], view[4]
+
+
+def _radii(battle, footprint) -> list:
+    """The view [rows, grid, its generation, rows as a list or None, their max]."""
     def build():
         grid = unit_grid(battle)
         half, units = half_diagonals(battle, footprint), grid.units
         return [np.fromiter((half[u.id] for u in units), float, len(units)), grid,
-                grid.generation]
+                grid.generation, None, None]
 
     def update(view, changes):
         grid = unit_grid(battle)
@@ -187,9 +296,9 @@ def radii(battle, footprint) -> np.ndarray:
                     rows = view[0].copy() if rows is None else rows
                     rows[k] = half[change[1]]
         if rows is not None:
-            view[0] = rows
+            view[0], view[3] = rows, None
 
-    return battle.derived(("radii", footprint), build, update)[0]
+    return battle.derived(("radii", footprint), build, update)
 
 
 def charged_ids(battle, side: str, mark) -> frozenset:
@@ -230,6 +339,39 @@ def landing_on(battle, unit, end, footprint, reach: float = 10.0):
 
     The units within `reach` whose circles could meet the end's (overlap's own first
     look, with SLACK to spare) in one vector pass; the exact tests on those few."""
+    g = unit_grid(battle)
+    ex, ey = end.x, end.y
+    c = math.hypot(end.frontage, end.depth) / 2 + 1e-6 + SLACK
+    r = reach + SLACK
+    rad, top = radii_list(battle, footprint)
+    w = min(r, top + c) + BAND              # no centre farther in x can pass both tests
+    sx = g.sx
+    if sx is None:
+        g._sort()
+        sx = g.sx
+    lo, hi = bisect_left(sx, ex - w), bisect_right(sx, ex + w)
+    if hi - lo > NARROW:
+        return _landing_on(battle, unit, end, footprint, reach)
+    lx, ly, r2, near = g.lx, g.ly, r * r, []
+    for k in g.sk[lo:hi]:                   # numpy's element-wise arithmetic, in floats
+        dx, dy = lx[k] - ex, ly[k] - ey
+        d2 = dx * dx + dy * dy
+        if d2 <= r2:
+            meet = rad[k] + c
+            if d2 <= meet * meet:
+                near.append(k)
+    near.sort()
+    units = g.units
+    for k in near:
+        o = units[k]
+        if o.id != unit.id and distance(o.pos, (ex, ey)) <= reach and \
+                overlap(end, footprint(battle, o)):
+            return o
+    return None
+
+
+def _landing_on(battle, unit, end, footprint, reach: float = 10.0):
+    """`landing_on` by one numpy pass over every unit."""
     g = unit_grid(battle)
     ex, ey = end.x, end.y
     dx, dy = g.xs - ex, g.ys - ey
