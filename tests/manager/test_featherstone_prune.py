@@ -163,6 +163,87 @@ def test_threatened_ids_in_play():
     assert threatened >= 1 and kept < units / 2
 
 
+# ---- charge_looks: the enemies the charges step weighs --------------------------------------
+def scan_charges(battle, unit) -> list:
+    """The enemies the charges step weighed before (near_units within the move + 8,
+    not surely too far), whose charge the full check allows, in order."""
+    from manager.errors import IllegalAction
+    from manager.rules.featherstone.charges import check_charge, surely_too_far
+    from manager.rules.featherstone.state import move_rate
+    out = []
+    for e in fire.near_units(battle, unit.pos, move_rate(unit) + 8,
+                             battle.enemy_of(unit.side)):
+        if surely_too_far(battle, unit, e):
+            continue
+        try:
+            check_charge(battle, ga.Charge(unit.id, e.id))
+        except IllegalAction:
+            continue
+        out.append(e)
+    return out
+
+
+def allowed(battle, unit, targets) -> list:
+    from manager.errors import IllegalAction
+    from manager.rules.featherstone.charges import check_charge
+    out = []
+    for e in targets:
+        try:
+            check_charge(battle, ga.Charge(unit.id, e.id))
+        except IllegalAction:
+            continue
+        out.append(e)
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(spot, st.integers(-80, 80), st.sampled_from(["line_infantry", "heavy_cavalry",
+                                                    "light_cavalry", "light_infantry"]),
+       st.sampled_from(["line", "column"]), st.floats(0, 359), st.floats(0.5, 30),
+       st.integers(0, 359), st.sampled_from(TARGETS), st.sampled_from([1, 0.5]))
+def test_every_charge_the_check_allows_is_in_charge_looks(at, turn, kind, form, way, rng,
+                                                          tf, tkind, allow):
+    """A charger in any direction and range (its rate cut by a rally result or not), of
+    any formation, facing the target or up to 80 degrees off it (the forward arc's
+    border either side): whenever the check allows the charge, the target is among
+    the charger's charge_looks, and the looks keep the order of the old scan."""
+    from manager.footprint import heading
+    hx, hy = heading(way)
+    a = (at[0] + 40, at[1] + 40)
+    e = (a[0] + hx * rng, a[1] + hy * rng)
+    b = build_table([piece("e", "blue", tkind, a, facing=tf),
+                     piece("c", "red", kind, e, facing=round(way + 180 + turn) % 360,
+                           formation=form if "infantry" in kind else "line")], FS,
+                    width=130, height=120)
+    b.set_state(active="red", phase="charges")
+    if allow != 1:
+        b.mark_unit("c", allow=allow)
+    c = b.units["c"]
+    looks = choices.charge_looks(b, "red").get("c", ())
+    assert allowed(b, c, looks) == scan_charges(b, c)
+
+
+def test_charge_looks_in_play():
+    """At each charges step of 3 Austerlitz turns, for every unit of the side: the
+    charges the check allows among its looks are the old scan's (same order), and the
+    looks leave out most of the pairs the old scan weighed (not vacuous)."""
+    from manager.rules.featherstone.state import move_rate
+    pairs = looked = charges = 0
+    for s, side in austerlitz_phases(FS, ("charges",), 3):
+        b = s.battle
+        looks = choices.charge_looks(b, side)
+        for u in b.live_units(side):
+            if u.moved or arm(u) == "artillery":
+                continue
+            mine = looks.get(u.id, ())
+            pairs += len(fire.near_units(b, u.pos, move_rate(u) + 8, b.enemy_of(side)))
+            looked += len(mine)
+            found = scan_charges(b, u)
+            charges += len(found)
+            assert allowed(b, u, mine) == found
+    assert charges >= 3 and looked < pairs / 2, (charges, looked, pairs)
+
+
 # ---- a move's end: the unit the last trial landed on, first --------------------------------
 @settings(max_examples=150, deadline=None)
 @given(spot, st.tuples(st.floats(-6, 6), st.floats(-6, 6)), spot, st.integers(0, 359),
@@ -315,13 +396,15 @@ def test_kept_strikes_are_the_plain_ones(dice, reroll, halvings, keep):
     assert (got.weights, got.total) == (plain.weights, plain.total)
 
 
-def test_a_unit_refused_for_its_arm_or_its_volley_stays_refused_all_the_step():
-    """_fire stops asking cavalry, and a unit (not a square) that has fired, for the rest
-    of a fire step: at every order of the fire steps of 3 Austerlitz turns, such a unit
-    is still refused by may_fire."""
+def test_a_unit_refused_to_fire_stays_refused_all_the_step():
+    """_fire stops asking a unit may_fire refuses (not for a melee) for the rest of the
+    fire step: at every order of the fire steps of 3 Austerlitz turns, such a unit is
+    still refused by may_fire, for the very same reason (cavalry, a volley fired, moved
+    or not, a gun's shots, move or crew, too few figures)."""
     import sys
     from manager.autopilot import Autopilot
     from manager.session import Session
+    from manager.rules.featherstone.state import engaged
     from play_checks import ROOT
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from bench_common import AUSTERLITZ, scenario
@@ -338,9 +421,9 @@ def test_a_unit_refused_for_its_arm_or_its_volley_stays_refused_all_the_step():
             for u in b.live_units(st_.active):
                 if (key, u.id) in stopped:
                     checked += 1
-                    assert fire.may_fire(b, u)
-                elif fire.may_fire(b, u) and (arm(u) == "cavalry" or (
-                        u.fired and u.formation != "square")):
-                    stopped[(key, u.id)] = arm(u) != "cavalry"
+                    assert fire.may_fire(b, u) == stopped[(key, u.id)]
+                elif fire.may_fire(b, u) and not engaged(b, u):
+                    stopped[(key, u.id)] = fire.may_fire(b, u)
         ap.step()
-    assert checked > 500 and sum(stopped.values()) > 20
+    reasons = {why.split(":")[0].split(" ", 1)[-1] for why in stopped.values()}
+    assert checked > 1000 and len(reasons) >= 3, (checked, reasons)

@@ -17,6 +17,8 @@ the melee is the turn's last step) and infantry pursues as it does unless told.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ...errors import IllegalAction
 from ...footprint import distance
 from ...game_actions import Charge
@@ -107,16 +109,52 @@ SLACK = 1e-5                 # inches and degrees
 
 
 def _threatened(battle, side: str) -> dict:
+    looks = _looks(battle, side)
+    if looks is None:
+        return {}
+    units, chargers, can, d = looks
+    can = can & (d <= 24 + SLACK)
+    return {units[i].id: tuple(chargers[j] for j in np.flatnonzero(can[i]).tolist())
+            for i in np.flatnonzero(can.any(axis=1)).tolist()}
+
+
+def charge_looks(battle, side: str) -> dict:
+    """{id of a `side` unit that may charge: the enemies (in live_units order) that pass
+    the first looks of `_looks` for it}: the ones the commander's `_charges` weighs. An
+    enemy left out is one `near_units` does not find within the unit's move + 8 inches,
+    or that `surely_too_far` passes over, or outside the forward arc where the charge
+    path's first test refuses it (so check_charge does). Kept for the battle version."""
+    return battle.cached(("featherstone.charge_looks", side),
+                         lambda: _charge_looks(battle, side))
+
+
+def _charge_looks(battle, side: str) -> dict:
+    looks = _looks(battle, battle.enemy_of(side))
+    if looks is None:
+        return {}
+    units, chargers, can, _ = looks
+    return {chargers[j].id: tuple(units[i] for i in np.flatnonzero(can[:, j]).tolist())
+            for j in np.flatnonzero(can.any(axis=0)).tolist()}
+
+
+def _looks(battle, side: str):
+    """(side's live units, the enemy foot and horse that have not moved, the table
+    of first looks units x chargers, the centres' distances); None if either is empty.
+    A charger passes for a unit when its centre is no farther than its move + 8
+    inches from the unit's (unit_far; the commander's near_units), its base's circle
+    within its charge rate of the unit's circle (surely_too_far: the turned base has
+    the same circle) and the unit's centre in its forward arc (the charge path's first
+    test); each with SLACK to spare (numpy's distances and angles differ from math's
+    by far less)."""
     import math
 
-    import numpy as np
     from ...footprint import EPS
     from .state import footprint
     chargers = [e for e in battle.live_units(battle.enemy_of(side))
                 if arm(e) in ("infantry", "cavalry") and not e.moved]
     units = battle.live_units(side)
     if not chargers or not units:
-        return {}
+        return None
     arc = battle.option("forward_arc", 45)
     fps = [footprint(battle, e) for e in chargers]
     ex = np.array([e.x for e in chargers])
@@ -137,9 +175,8 @@ def _threatened(battle, side: str) -> dict:
     d = np.hypot(ux - ex, uy - ey)
     off = np.abs((np.degrees(np.arctan2(ux - fx, -(uy - fy))) % 360 - facing) % 360)
     off = np.minimum(off, 360 - off)
-    can = (d <= far) & (d <= 24 + SLACK) & (d - hd <= reach) & (off <= arc + 1e-6 + SLACK)
-    return {units[i].id: tuple(chargers[j] for j in np.flatnonzero(can[i]).tolist())
-            for i in np.flatnonzero(can.any(axis=1)).tolist()}
+    can = (d <= far) & (d - hd <= reach) & (off <= arc + 1e-6 + SLACK)
+    return units, chargers, can, d
 
 
 def unit_far(view, e, unit) -> bool:

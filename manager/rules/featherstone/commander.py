@@ -21,12 +21,12 @@ from .fire import (casualty_dist, maybe_in_arc, may_fire, shot_spec, square_face
                    surely_hidden)
 from .melee import melees
 from .charges import must_charge_left, surely_in_the_way, surely_too_far
-from .choices import (charge_value, commit_for_defence, counter_choice, reroll_choice,
-                      threatened_ids)
+from .choices import (charge_looks, charge_value, commit_for_defence, counter_choice,
+                      reroll_choice, threatened_ids)
 from .morale import may_influence, to_check
 from .moves import landing_on
 from .shot_bound import shot_bound
-from .state import (allowance, arm, engaged, footprint, move_rate, near_bases, near_units,
+from .state import (allowance, arm, engaged, footprint, near_bases, near_units,
                     profile, unit_gap)
 from .tables import ARTILLERY_RANGES, GENERAL_MOVE, NEAR_MOD, SMALL_ARMS
 
@@ -84,6 +84,10 @@ class Commander(OrdersCommander):
         # the commander thought of it earlier in the phase
         for u, e in must_charge_left(b, self.side):
             return Charge(u.id, e.id)
+        # the enemies each unit could charge by the first looks (one numpy pass for the
+        # side): the others are beyond its move + 8, surely too far or out of its arc,
+        # which the rules would refuse
+        looks = charge_looks(b, self.side)
         for u in b.live_units(self.side):
             if u.id in self.done or u.moved or arm(u) == "artillery":
                 continue
@@ -93,7 +97,7 @@ class Commander(OrdersCommander):
             if kind in ("reserve", "withdraw") and not must:
                 continue
             best, best_p = None, 0.45 if arm(u) == "cavalry" else 0.5
-            for e in near_units(b, u.pos, move_rate(u) + 8, b.enemy_of(self.side)):
+            for e in looks.get(u.id, ()):
                 if surely_too_far(b, u, e) or surely_in_the_way(b, u, e):
                     continue                          # the rules would refuse it
                 action = Charge(u.id, e.id)
@@ -226,8 +230,11 @@ class Commander(OrdersCommander):
             if u.id in self.done:
                 continue
             if may_fire(b, u):
-                if arm(u) == "cavalry" or (u.fired and u.formation != "square"):
-                    self.done.add(u.id)     # refused all this step: not asked again
+                # refused all this step (nothing our own shots change: the arm, moves,
+                # marks, the figures as the step began, a volley fired): not asked
+                # again; only a melee could end within it, so that refusal is asked again
+                if not engaged(b, u):
+                    self.done.add(u.id)
                 continue
             reach = 55 if arm(u) == "artillery" else 20
             # fire at a charger: ResolveMelee takes it; beyond range or surely hidden by
