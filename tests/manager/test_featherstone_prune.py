@@ -10,11 +10,13 @@ refuse or rank below (tests/manager/test_same_results.py guards whole battles).
 """
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from builders import build_table, piece, session_at
 from play_checks import austerlitz_phases
 from manager import game_actions as ga
+from manager.model.forces import mark
 from manager.rules.featherstone import choices, fire
 from manager.rules.featherstone.commander import Commander
 from manager.rules.featherstone.shot_bound import shot_bound
@@ -161,6 +163,64 @@ def test_threatened_ids_in_play():
                 threatened += 1
                 assert u.id in ids
     assert threatened >= 1 and kept < units / 2
+
+
+# ---- the ground across a line of sight, first ----------------------------------------------
+@settings(max_examples=150, deadline=None)
+@given(spot, st.integers(0, 359), st.sampled_from(SHOOTERS), st.sampled_from(TARGETS),
+       st.floats(0, 359), st.floats(0.5, 40), st.sampled_from(["woods", "town", "hill"]),
+       st.tuples(st.floats(-8, 8), st.floats(-8, 8)), st.floats(1, 6), st.floats(1, 6),
+       st.booleans())
+def test_ground_across_the_line_is_refused_by_the_check(at, facing, kind, tkind, way, rng,
+                                                        area, off, w, h, charging):
+    """A patch of woods, town or hill anywhere about a line of sight of any length,
+    shooter and target of any kind (the target charging the shooter or not): whenever
+    ground_blocking names ground, shot_spec refuses the shot (so the commander's value
+    is 0 and, for a target not charging, check_fire refuses it)."""
+    from manager.errors import IllegalAction
+    from manager.footprint import heading
+    from builders import rect
+    hx, hy = heading(way)
+    a = (at[0] + 45, at[1] + 45)
+    e = (a[0] + hx * rng, a[1] + hy * rng)
+    mx, my = (a[0] + e[0]) / 2 + off[0], (a[1] + e[1]) / 2 + off[1]
+    terrain = [rect(area, mx - w / 2, my - h / 2, mx + w / 2, my + h / 2)]
+    b = build_table([piece("a", "blue", kind, a, facing=round(way) % 360),
+                     piece("e", "red", tkind, e, facing=facing)], FS, terrain=terrain,
+                    width=150, height=150)
+    if charging:
+        b.mark_unit("e", charging="a")
+    u, t = b.units["a"], b.units["e"]
+    if fire.ground_blocking(b, u, t):
+        with pytest.raises(IllegalAction):
+            fire.shot_spec(b, u, t)
+        if not charging:
+            with pytest.raises(IllegalAction):
+                fire.check_fire(b, ga.Fire("a", "e"))
+
+
+def test_shots_passed_over_for_the_ground_are_refused_in_play(monkeypatch):
+    """Every target the commander passes over for the ground across the line (its fire
+    steps and its guns' look for a target) in 3 Austerlitz turns is one the rules
+    refuse, asked there and then, and there are some (not vacuous)."""
+    from manager.errors import IllegalAction
+    from manager.rules.featherstone import commander
+    passed = []
+
+    def spy(battle, unit, target):
+        why = fire.ground_blocking(battle, unit, target)
+        if why:
+            passed.append(1)
+            with pytest.raises(IllegalAction):
+                fire.shot_spec(battle, unit, target)
+            if not mark(target, "charging"):
+                with pytest.raises(IllegalAction):
+                    fire.check_fire(battle, ga.Fire(unit.id, target.id))
+        return why
+    monkeypatch.setattr(commander, "ground_blocking", spy)
+    for _ in austerlitz_phases(FS, (), 3):
+        pass
+    assert len(passed) > 20
 
 
 # ---- charge_looks: the enemies the charges step weighs --------------------------------------

@@ -17,8 +17,8 @@ from ...game_actions import (ChangeFormation, Charge, Fire, MoveLeader, MoveUnit
                              Rally)
 from ...model.forces import mark
 from ..common import OrdersCommander
-from .fire import (casualty_dist, maybe_in_arc, may_fire, shot_spec, square_face,
-                   surely_hidden)
+from .fire import (casualty_dist, ground_blocking, maybe_in_arc, may_fire, shot_spec,
+                   square_face, surely_hidden)
 from .melee import melees
 from .charges import must_charge_left, surely_in_the_way, surely_too_far
 from .choices import (charge_looks, charge_value, commit_for_defence, counter_choice,
@@ -201,7 +201,8 @@ class Commander(OrdersCommander):
         b = self.battle
         cands = maybe_in_arc(b, u, near_bases(b, u, b.enemy_of(self.side), 50,
                                               self._longest(u)))
-        return any(not hidden and self._shot_value(u, e) > 0
+        # (ground across the line: shot_spec refuses it, value 0)
+        return any(not hidden and not ground_blocking(b, u, e) and self._shot_value(u, e) > 0
                    for e, hidden in zip(cands, surely_hidden(b, u, cands)))
 
     def _longest(self, u) -> float:
@@ -276,7 +277,9 @@ class Commander(OrdersCommander):
         for e in seen:
             if best is not None and bounds[e.id] < best:
                 break                       # in bound order: the rest are lower still
-            action = Fire(u.id, e.id)
+            if ground_blocking(b, u, e):
+                continue                    # the check refuses it (not a charger: no
+            action = Fire(u.id, e.id)       # first or support fire)
             if self.legal(action):
                 value = self._shot_value(u, e)
                 options.append((value, e.id, action))

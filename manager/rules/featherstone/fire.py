@@ -85,11 +85,18 @@ def _sight_refusal(battle, unit, target) -> str:
         line = line or segment(unit.pos, target.pos)
         if footprint(battle, o).polygon().intersects(line):
             return f"{o.name} is in the way"
-    # the ground across the line: kept across versions (most units stand still)
-    a, b = unit.pos, target.pos
-    blocked = ground.kept(battle, "sight", (a, b), lambda: table_terrain(
-        battle.battlefield).sight_blocked(a, b, skip=1.0))
+    blocked = ground_blocking(battle, unit, target)
     return f"{blocked} blocks the line of sight" if blocked else ""
+
+
+def ground_blocking(battle, unit, target) -> str:
+    """The ground across the line of sight from centre to centre ('' if none): kept
+    across versions (most units stand still). When it names one, `sight_refusal` does
+    too (or a base before it), so `shot_spec` refuses the shot whatever else it finds:
+    the commander asks it first of a target its numpy pass did not surely hide."""
+    a, b = unit.pos, target.pos
+    return ground.kept(battle, "sight", (a, b), lambda: table_terrain(
+        battle.battlefield).sight_blocked(a, b, skip=1.0))
 
 
 def surely_hidden(battle, unit, targets) -> list:
