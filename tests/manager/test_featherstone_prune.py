@@ -11,11 +11,12 @@ refuse or rank below (tests/manager/test_same_results.py guards whole battles).
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
 from builders import build_table, piece, session_at
 from play_checks import austerlitz_phases
 from manager import game_actions as ga
+from manager.errors import ScenarioError
 from manager.model.forces import mark
 from manager.rules.featherstone import choices, fire
 from manager.rules.featherstone.commander import Commander
@@ -221,6 +222,93 @@ def test_shots_passed_over_for_the_ground_are_refused_in_play(monkeypatch):
     for _ in austerlitz_phases(FS, (), 3):
         pass
     assert len(passed) > 20
+
+
+# ---- a move's ground: only the bases that could meet it ------------------------------------
+def scan_ground_refusal(battle, unit, fp, path_from=None) -> str:
+    """moves.ground_refusal as it was: every unit near the end, the ground by kinds_at."""
+    from manager.footprint import Sweep, closer_than, distance, inside, overlap
+    from manager.rules.featherstone.state import footprint
+    from manager.table_terrain import table_terrain
+    bf = battle.battlefield
+    if not inside(fp, bf.width, bf.height):
+        return "the base would leave the table"
+    bad = table_terrain(bf).kinds_at(fp.polygon()) & {"lake"}
+    if bad:
+        return f"{', '.join(sorted(bad))} cannot be entered"
+    sweep = Sweep(path_from, fp) if path_from is not None else None
+    for o in fire.near_units(battle, fp.centre, distance(unit.pos, fp.centre) + 12):
+        if o.id == unit.id:
+            continue
+        ofp = footprint(battle, o)
+        if overlap(fp, ofp):
+            return f"it would stand on {o.name}"
+        if o.side != unit.side:
+            if closer_than(fp, ofp, 0.1):
+                return f"only a charge may touch {o.name}"
+            if sweep is not None and sweep.crosses(ofp):
+                return f"{o.name} is in the way"
+        elif sweep is not None and not battle.option("pass_through_friends") and \
+                sweep.crosses(ofp):
+            return f"{o.name} is in the way"
+    return ""
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.tuples(st.floats(25, 50), st.floats(25, 45)), st.integers(0, 359),
+       st.floats(0, 359), st.floats(0, 14),
+       st.lists(st.tuples(st.floats(-10, 10), st.floats(-10, 10), st.integers(0, 359),
+                          st.sampled_from(["line_infantry", "heavy_cavalry", "foot_artillery"]),
+                          st.booleans()), min_size=1, max_size=6),
+       st.booleans(), st.sampled_from(["line", "column", "square"]),
+       st.tuples(st.floats(10, 60), st.floats(10, 55), st.floats(0.5, 8), st.floats(0.5, 8)))
+def test_a_moves_ground_is_judged_as_by_every_unit_near(at, facing, way, inches, others,
+                                                        through, form, lake):
+    """A move (or a re-forming in place) of any length and facing among friends and
+    enemies strewn about its path and end, with a lake somewhere, friends passed
+    through or not: ground_refusal says the very same as asking every unit near the
+    end and the ground's kinds (the first look leaves out only bases clear of it)."""
+    from builders import rect
+    from manager.footprint import heading
+    from manager.rules.featherstone.moves import ground_refusal
+    from manager.rules.featherstone.state import footprint
+    hx, hy = heading(way)
+    to = (at[0] + hx * inches, at[1] + hy * inches)
+    units = [piece("u", "blue", "line_infantry", at, facing=facing)]
+    for k, (dx, dy, f, kind, enemy) in enumerate(others):
+        units.append(piece(f"o{k}", "red" if enemy else "blue", kind,
+                           (to[0] + dx, to[1] + dy), facing=f))
+    lx, ly, w, h = lake
+    try:
+        b = build_table(units, FS, terrain=[rect("lake", lx, ly, lx + w, ly + h)],
+                        options={"pass_through_friends": through}, width=80, height=75)
+    except ScenarioError:
+        assume(False)           # a base set in the lake
+    u = b.units["u"]
+    start = footprint(b, u)
+    end = footprint(b, u, x=to[0], y=to[1], facing=round(way) % 360, formation=form)
+    assert ground_refusal(b, u, end, start) == scan_ground_refusal(b, u, end, start)
+    here = footprint(b, u, formation=form)
+    assert ground_refusal(b, u, here) == scan_ground_refusal(b, u, here)
+
+
+def test_a_moves_ground_in_play(monkeypatch):
+    """Every ground refusal asked in 3 Austerlitz turns (the commander's trial moves,
+    the session's checks, re-formings) says what asking every unit near says; some
+    moves are refused for a unit (not vacuous)."""
+    from manager.rules.featherstone import moves
+    plain = moves.ground_refusal
+    said = []
+
+    def spy(battle, unit, fp, path_from=None):
+        why = plain(battle, unit, fp, path_from)
+        assert why == scan_ground_refusal(battle, unit, fp, path_from)
+        said.append(why)
+        return why
+    monkeypatch.setattr(moves, "ground_refusal", spy)
+    for _ in austerlitz_phases(FS, (), 3):
+        pass
+    assert len(said) > 200 and sum("stand on" in w or "touch" in w for w in said) >= 3
 
 
 # ---- charge_looks: the enemies the charges step weighs --------------------------------------

@@ -18,15 +18,15 @@ from ... import spatial
 from ...actions import need, register
 from ...game_actions import GameAction
 from ...events import FormationChanged, LeaderMoved, UnitMoved, declare_event
-from ...footprint import (Sweep, angle_between, bearing, closer_than, distance, inside, segment,
-                          overlap, travel)
+from ...footprint import (Sweep, angle_between, bearing, box, closer_than, distance, inside,
+                          segment, overlap, travel)
 from ...model.forces import mark
 from ...table_terrain import table_terrain
 from ..common import check_ride, own_unit  # noqa: F401  (own_unit: for the other modules)
 from . import ground
 from .losses import moved_leaders, retreat
 from .state import (allowance, arm, attached_leaders, crew, engaged, footprint,
-                    formations_for, move_rate, near_units, nearest_enemy)
+                    formations_for, move_rate, near_the_move, near_units, nearest_enemy)
 from .tables import (DIFFICULT_AREAS, GENERAL_MOVE, IMPASSABLE_AREAS, LINEAR_OBSTACLE_COST,
                      MARCH_COLUMN_ROAD_BONUS)
 
@@ -210,12 +210,13 @@ def ground_refusal(battle, unit, fp, path_from=None) -> str:
     if not inside(fp, bf.width, bf.height):
         return "the base would leave the table"
     bad = ground.kept(battle, "impassable", fp,       # the ground under the base
-                      lambda: table_terrain(bf).kinds_at(fp.polygon()) & set(IMPASSABLE_AREAS))
+                      lambda: _impassable_under(battle, fp))
     if bad:
         return f"{', '.join(sorted(bad))} cannot be entered"
     sweep = Sweep(path_from, fp) if path_from is not None else None
     reach = distance(unit.pos, fp.centre) + 12
-    for o in near_units(battle, fp.centre, reach):
+    # near_units(fp.centre, reach) less the bases surely clear of every test below
+    for o in near_the_move(battle, unit, fp, path_from, reach):
         if o.id == unit.id:
             continue
         ofp = footprint(battle, o)
@@ -230,6 +231,19 @@ def ground_refusal(battle, unit, fp, path_from=None) -> str:
                 sweep.crosses(ofp):
             return f"{o.name} is in the way"
     return ""
+
+
+def _impassable_under(battle, fp) -> frozenset:
+    """The impassable kinds of area the base stands in (kinds_at's answer for them):
+    none when its box is apart from each such area's box (shapely's intersects, the
+    first test of kinds_at, is false then), without building the base's shape."""
+    t = table_terrain(battle.battlefield)
+    boxes = ground.kept(battle, "impassable_boxes", (), lambda: tuple(
+        t.areas[k].bounds for k in IMPASSABLE_AREAS if k in t.areas))
+    x0, y0, x1, y1 = box(fp)
+    if all(bx0 > x1 or x0 > bx1 or by0 > y1 or y0 > by1 for bx0, by0, bx1, by1 in boxes):
+        return frozenset()
+    return t.kinds_at(fp.polygon()) & set(IMPASSABLE_AREAS)
 
 
 def lands_on_another(battle, unit, to, facing) -> bool:

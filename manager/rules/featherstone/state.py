@@ -242,6 +242,39 @@ def near_bases(battle, unit, side: str, reach: float, inches: float) -> list:
                                          and not surely_apart(fp, footprint(battle, e), inches)))]
 
 
+def near_the_move(battle, unit, end, start=None, reach: float | None = None) -> list:
+    """`near_units(battle, end.centre, reach)` (in order) less the units whose base
+    surely neither overlaps the base at `end`, nor comes within 0.1 inch of it, nor
+    meets the ground a move from base `start` to it passes over (Sweep): what
+    `moves.ground_refusal` asks of each unit near. A base lies within half its diagonal
+    of its centre, so it can meet the move's hull only if its centre is within that
+    and the larger of the two bases' half diagonals of the segment between their
+    centres (the hull of two discs); numpy over every base, with 1e-5 inch to spare,
+    then near_units' own exact test of the reach on the few left."""
+    g = spatial.unit_grid(battle)
+    if not g.units:
+        return []
+    ex, ey = end.x, end.y
+    r = math.hypot(end.frontage, end.depth) / 2
+    sx, sy = (start.x, start.y) if start is not None else (ex, ey)
+    if start is not None:
+        r = max(r, math.hypot(start.frontage, start.depth) / 2)
+    if reach is None:
+        reach = math.hypot(ex - sx, ey - sy) + 12
+    px, py = g.xs - sx, g.ys - sy
+    vx, vy = ex - sx, ey - sy
+    l2 = vx * vx + vy * vy
+    if l2 > 0:
+        t = np.minimum(np.maximum((px * vx + py * vy) / l2, 0.0), 1.0)
+        px, py = px - t * vx, py - t * vy
+    meet = np.hypot(px, py) <= spatial.radii(battle, footprint) + (r + 0.1 + 1e-5)
+    dx, dy = g.xs - ex, g.ys - ey
+    keep = (dx * dx + dy * dy <= (reach + 1e-5) ** 2) & meet
+    units = g.units
+    return [o for o in (units[k] for k in np.flatnonzero(keep).tolist())
+            if distance(o.pos, (ex, ey)) <= reach]
+
+
 def unit_gap(battle, a, b) -> float:
     fa, fb = footprint(battle, a), footprint(battle, b)
     return base_gap(battle, fa, fb)
