@@ -311,6 +311,74 @@ def test_a_moves_ground_in_play(monkeypatch):
     assert len(said) > 200 and sum("stand on" in w or "touch" in w for w in said) >= 3
 
 
+def scan_path_refusal(battle, unit, target, end) -> str:
+    """charges._path_refusal as it was: every unit near the charger asked (nothing kept)."""
+    from manager.footprint import Sweep, distance, inside
+    from manager.rules.featherstone.state import footprint
+    sweep = Sweep(footprint(battle, unit), end)
+    for o in fire.near_units(battle, unit.pos, distance(unit.pos, end.centre) + 12):
+        if o.id in (unit.id, target.id):
+            continue
+        if o.side == unit.side and battle.option("pass_through_friends") and \
+                not end.polygon().intersection(footprint(battle, o).polygon()).area > 1e-4:
+            continue
+        if sweep.crosses(footprint(battle, o)):
+            return f"{o.name} is in the way"
+    bf = battle.battlefield
+    return "it would leave the table" if not inside(end, bf.width, bf.height) else ""
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.floats(2, 16), st.integers(0, 359),
+       st.lists(st.tuples(st.floats(-0.2, 1.2), st.floats(-6, 6), st.integers(0, 359),
+                          st.sampled_from(["line_infantry", "heavy_cavalry", "foot_artillery"]),
+                          st.sampled_from(["blue", "red"])), min_size=1, max_size=5),
+       st.booleans())
+def test_a_charges_path_is_judged_as_by_every_unit_near(rng, turn, others, through):
+    """Friends and enemies of any kind and facing strewn about a charge's path, before,
+    beside and beyond it, friends passed through or not: the path's refusal is the very
+    one asking every unit near the charger gives (whatever the check says first)."""
+    from manager.errors import IllegalAction
+    from manager.footprint import heading
+    from manager.rules.featherstone.charges import _path_refusal, charge_path
+    from manager.rules.featherstone.state import footprint
+    a = (35.0, 35.0)
+    hx, hy = heading(turn)
+    e = (a[0] + hx * rng, a[1] + hy * rng)
+    units = [piece("a", "blue", "heavy_cavalry", a, facing=turn),
+             piece("e", "red", "line_infantry", e, facing=(turn + 180) % 360)]
+    for k, (t, off, f, kind, side) in enumerate(others):
+        units.append(piece(f"o{k}", side, kind, (a[0] + hx * rng * t - hy * off,
+                                                 a[1] + hy * rng * t + hx * off), facing=f))
+    try:
+        b = build_table(units, FS, width=70, height=70,
+                        options={"pass_through_friends": through})
+        spot, way, _, _ = charge_path(b, b.units["a"], b.units["e"])
+    except (ScenarioError, IllegalAction):
+        assume(False)
+    u, t = b.units["a"], b.units["e"]
+    end = footprint(b, u, x=spot[0], y=spot[1], facing=way)
+    assert _path_refusal(b, u, t, end) == scan_path_refusal(b, u, t, end)
+
+
+def test_a_charges_path_in_play(monkeypatch):
+    """Every path refusal asked in 3 Austerlitz turns (the commander's charges and
+    threats, the session's checks) is the old scan's; some name a unit in the way."""
+    from manager.rules.featherstone import charges
+    plain = charges._path_refusal
+    said = []
+
+    def spy(battle, unit, target, end):
+        why = plain(battle, unit, target, end)
+        assert why == scan_path_refusal(battle, unit, target, end)
+        said.append(why)
+        return why
+    monkeypatch.setattr(charges, "_path_refusal", spy)
+    for _ in austerlitz_phases(FS, (), 3):
+        pass
+    assert len(said) > 20 and sum("in the way" in w for w in said) >= 3, said
+
+
 # ---- charge_looks: the enemies the charges step weighs --------------------------------------
 def scan_charges(battle, unit) -> list:
     """The enemies the charges step weighed before (near_units within the move + 8,

@@ -27,7 +27,7 @@ from .morale import check
 from .recall import checked, recall
 from .moves import ground_refusal, own_unit, terrain_between
 from .state import (arm, attached_leaders, engaged, footprint, is_skirmish, move_rate,
-                    near_units, unit_gap, base_gap)
+                    near_the_move, near_units, unit_gap, base_gap)
 from .tables import CLOSE_CANISTER, DIFFICULT_AREAS, SHELTER_REACH, SHOTS_PER_BATTERY
 
 ChargeDeclared = declare_event("ChargeDeclared", "{unit} charges {target}: {outcome}",
@@ -136,8 +136,12 @@ check_charge = checked(_check_charge)     # asked again and again of one battle 
 
 
 def _path_refusal(battle, unit, target, end) -> str:
-    sweep = Sweep(footprint(battle, unit), end)
-    for o in near_units(battle, unit.pos, distance(unit.pos, end.centre) + 12):
+    start = footprint(battle, unit)
+    sweep = Sweep(start, end)
+    # the units near_units finds within this of the charger, less those whose base is
+    # surely clear of the ground the charge passes over (sweep.crosses is false)
+    for o in near_the_move(battle, unit, end, start, distance(unit.pos, end.centre) + 12,
+                           unit.pos):
         if o.id in (unit.id, target.id):
             continue
         if o.side == unit.side and battle.option("pass_through_friends") and \

@@ -242,8 +242,9 @@ def near_bases(battle, unit, side: str, reach: float, inches: float) -> list:
                                          and not surely_apart(fp, footprint(battle, e), inches)))]
 
 
-def near_the_move(battle, unit, end, start=None, reach: float | None = None) -> list:
-    """`near_units(battle, end.centre, reach)` (in order) less the units whose base
+def near_the_move(battle, unit, end, start=None, reach: float | None = None,
+                  centre=None) -> list:
+    """`near_units(battle, centre or end.centre, reach)` (in order) less the units whose base
     surely neither overlaps the base at `end`, nor comes within 0.1 inch of it, nor
     meets the ground a move from base `start` to it passes over (Sweep): what
     `moves.ground_refusal` asks of each unit near. A base lies within half its diagonal
@@ -268,11 +269,12 @@ def near_the_move(battle, unit, end, start=None, reach: float | None = None) -> 
         t = np.minimum(np.maximum((px * vx + py * vy) / l2, 0.0), 1.0)
         px, py = px - t * vx, py - t * vy
     meet = np.hypot(px, py) <= spatial.radii(battle, footprint) + (r + 0.1 + 1e-5)
-    dx, dy = g.xs - ex, g.ys - ey
+    cx, cy = centre if centre is not None else (ex, ey)
+    dx, dy = g.xs - cx, g.ys - cy
     keep = (dx * dx + dy * dy <= (reach + 1e-5) ** 2) & meet
     units = g.units
     return [o for o in (units[k] for k in np.flatnonzero(keep).tolist())
-            if distance(o.pos, (ex, ey)) <= reach]
+            if distance(o.pos, (cx, cy)) <= reach]
 
 
 def unit_gap(battle, a, b) -> float:
