@@ -643,3 +643,34 @@ def test_a_unit_refused_to_fire_stays_refused_all_the_step():
         ap.step()
     reasons = {why.split(":")[0].split(" ", 1)[-1] for why in stopped.values()}
     assert checked > 1000 and len(reasons) >= 3, (checked, reasons)
+
+
+# ---- the rows of bases, followed from the journal --------------------------------------------
+def test_followed_rows_are_a_fresh_fill_in_play():
+    """After every step of 3 Austerlitz turns (marks set on every unit as each fire step
+    begins, casualties, moves, re-formings), the rows kept from the journal (a mark or a
+    casualty leaves a row as it is) hold the very floats and records a fresh fill
+    would."""
+    import sys
+    import numpy as np
+    from manager import spatial
+    from manager.autopilot import Autopilot
+    from manager.session import Session
+    from manager.rules.featherstone.rows import Rows, rows
+    from play_checks import ROOT
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_common import AUSTERLITZ, scenario
+    s = Session(scenario(AUSTERLITZ, FS, seed=1, turns=3))
+    ap = Autopilot(s)
+    ap.step()
+    steps = 0
+    while not s.battle.state.over and s.battle.state.turn <= 3:
+        ap.step()
+        b = s.battle
+        kept, fresh = rows(b), Rows(b, spatial.unit_grid(b))
+        assert kept.units == fresh.units and all(a is c for a, c in zip(kept.units,
+                                                                         fresh.units))
+        for name in ("x", "y", "fx", "fy", "hd", "hf"):
+            assert np.array_equal(getattr(kept, name), getattr(fresh, name)), name
+        steps += 1
+    assert steps > 300

@@ -21,7 +21,7 @@ from .state import footprint
 class Rows:
     """Centre, facing vector and half sizes of every live base, in unit_grid order."""
 
-    __slots__ = ("generation", "units", "index", "x", "y", "fx", "fy", "hd", "hf")
+    __slots__ = ("generation", "units", "fps", "index", "x", "y", "fx", "fy", "hd", "hf")
 
     def __init__(self, battle, grid):
         self.fill(battle, grid)
@@ -30,7 +30,7 @@ class Rows:
         self.generation = grid.generation
         self.units = list(grid.units)
         self.index = {u.id: k for k, u in enumerate(self.units)}
-        fps = [footprint(battle, u) for u in self.units]
+        fps = self.fps = [footprint(battle, u) for u in self.units]
         ox, oy, facing, depth, front = np.array(
             [(fp.x, fp.y, fp.facing, fp.depth, fp.frontage) for fp in fps],
             dtype=float).reshape(-1, 5).T
@@ -55,6 +55,9 @@ class Rows:
                 continue
             fp = footprint(battle, u)
             self.units[k] = u
+            if fp == self.fps[k]:
+                continue            # a mark or a casualty: the very floats of the row
+            self.fps[k] = fp
             x, y, facing, depth, front = np.array(
                 [fp.x, fp.y, fp.facing, fp.depth, fp.frontage], dtype=float)
             r = np.radians(facing)
