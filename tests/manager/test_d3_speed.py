@@ -166,14 +166,26 @@ def test_d3_contact_and_ground_are_the_old_ones_in_play(monkeypatch):
         asked["refused"] += bool(got)
         return got
 
+    fast_units = moves.units_refusal
+
+    def in_the_way(battle, unit, start, end, ignore=(), charging=False):
+        # (the commander's first look: a move another unit refuses is refused)
+        asked["units"] = asked.get("units", 0) + 1
+        got = fast_units(battle, unit, start, end, ignore, charging)
+        if got:
+            assert _old_ground_refusal(battle, unit, start, end, ignore, charging)
+        return got
+
     monkeypatch.setattr(moves, "contact_point", contact)
     monkeypatch.setattr(moves, "ground_refusal", ground)
+    monkeypatch.setattr(moves, "units_refusal", in_the_way)
     s = Session(scenario(AUSTERLITZ, "d3", seed=1, turns=2))
     ap = Autopilot(s)
     ap.step()
     while not s.battle.state.over and s.battle.state.turn <= 2:
         ap.play_turn()
-    assert asked["contact"] > 100 and asked["ground"] > 500
+    # (moves another unit refuses are passed over before the full ground check)
+    assert asked["contact"] > 100 and asked["ground"] > 200 and asked["units"] > 300
     assert 0 < asked["refused"] < asked["ground"]
 
 
@@ -265,7 +277,13 @@ def test_d3_surely_blocked_in_play(monkeypatch):
                 assert refused(s, ga.MoveUnit(unit.id, to, facing)), (unit.id, to)
         return got
 
-    monkeypatch.setattr(commander, "surely_blocked", checked)
+    def checked_each(battle, unit, tos):
+        # (the foot's paths, one scan for all: each answer the plain one's)
+        for to, got in zip(tos, moves.surely_blocked_each(battle, unit, tos)):
+            assert got == moves.surely_blocked(battle, unit, to), (unit.id, to)
+            yield checked(battle, unit, to)
+
+    monkeypatch.setattr(commander, "surely_blocked_each", checked_each)
     monkeypatch.setattr(cavalry, "surely_blocked", checked)
     ap = Autopilot(s)
     ap.step()

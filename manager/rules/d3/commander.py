@@ -15,16 +15,28 @@ from ...game_actions import Fire, MoveLeader, MoveUnit
 from ...model.forces import mark
 from ..common import OrdersCommander
 from .cavalry import CavalryMixin
-from .combat import (fire_odds, in_range_candidates, melees, shooter_refusal, shot_bound,
-                     surely_out_of_range)
+from .combat import (Strike, fire_odds, in_range_candidates, known_shot, melees, shot,
+                     shooter_refusal, shot_bound, surely_out_of_range)
 from .tables import GENERAL_MOVE, MOVE, RANGE
-from .moves import lands_on_another, surely_blocked
+from .moves import lands_on_another, surely_blocked_each, surely_refused_by_units
 from .reroll import RerollActivation, pending
 from .units import near, reroller, surely_hidden, threatened_general, utype
 
 class Commander(CavalryMixin, OrdersCommander):
     ruleset_id = "d3"
     steps = {"move": "_move", "shoot": "_shoot", "melee": "_melee"}
+
+    def __init__(self, battle, side: str):
+        super().__init__(battle, side)
+        self._could_hit: dict = {}   # shooter id -> the last target _can_shoot found: only
+                                     # an order to ask in (no answer hangs on it)
+
+    def legal(self, action) -> bool:
+        """The rules' check; a move another unit stands in the way of is refused first
+        (`surely_refused_by_units`: only moves the check refuses are passed over)."""
+        if type(action) is MoveUnit and surely_refused_by_units(self.battle, action):
+            return False
+        return super().legal(action)
 
     def next_action(self):
         """A failed test is re-rolled when it is worth the general's one re-roll."""
@@ -107,10 +119,11 @@ class Commander(CavalryMixin, OrdersCommander):
         if want < 0.5:
             return self._face(u, enemy)
         face_to = round(bearing(u.pos, enemy.pos)) % 360 if kind != "withdraw" else round(way) % 360
-        for k in (1.0, 0.75, 0.5, 0.25):
-            hx, hy = heading(way)
-            to = (round(u.x + hx * want * k, 2), round(u.y + hy * want * k, 2))
-            if surely_blocked(b, u, to):             # through a base: refused, any facing
+        hx, hy = heading(way)
+        tos = [(round(u.x + hx * want * k, 2), round(u.y + hy * want * k, 2))
+               for k in (1.0, 0.75, 0.5, 0.25)]
+        for to, blocked in zip(tos, surely_blocked_each(b, u, tos)):
+            if blocked:                              # through a base: refused, any facing
                 continue
             for facing in (face_to, round(way) % 360, u.facing):
                 if lands_on_another(b, u, to, facing):   # the rules would refuse it
@@ -139,6 +152,14 @@ class Commander(CavalryMixin, OrdersCommander):
         """Any(_can_shoot): the lines of sight a friend's base surely blocks are judged
         together first (`surely_hidden`: only shots the rules refuse are passed over)."""
         b = self.battle
+        # the target it could shoot last time, first: where its shot still stands (kept
+        # by `combat.shot`), any() is True without the scan. A candidate it can shoot is
+        # one in_range_candidates lists (_can_shoot asks its very tests), so the answer
+        # is the same whichever candidate is asked first.
+        e = b.units.get(self._could_hit.get(u.id, ""))
+        if e is not None and not e.eliminated and isinstance(
+                known_shot(b, u, e), Strike) and self._can_shoot(u, e):
+            return True
         cands = in_range_candidates(b, u, RANGE[utype(u)] + 4, b.enemy_of(self.side))
         return any(not hidden and self._can_shoot(u, e)
                    for e, hidden in zip(cands, _hidden(b, u, cands)))
@@ -148,8 +169,8 @@ class Commander(CavalryMixin, OrdersCommander):
                 or surely_out_of_range(self.battle, u, e):
             return False
         try:
-            from .combat import shot
             shot(self.battle, u, e)
+            self._could_hit[u.id] = e.id
             return True
         except IllegalAction:
             return False
@@ -175,9 +196,11 @@ class Commander(CavalryMixin, OrdersCommander):
         target id)) over the candidates. The mean is the shooter's activation chance
         times the D3 less the shot's minus, and cover only adds to SHOT_MINUS: so
         `shot_bound` (SHOT_MINUS alone) + (9 - hits) * 0.05 bounds a target's worth from
-        above. The targets are judged fewest hits left first, and only until the best
-        legal shot found is worth more than the next one's bound (never less than any
-        after it's): the same pick as judging every one."""
+        above. The targets are judged fewest hits left first (then the highest id), and
+        only until the best legal shot found beats the next one's bound with its id
+        (its option can be no more; those after it, less: their bounds are lower, as
+        hits a twentieth apart stay apart in floats this size, or equal with a lower
+        id): the same pick as judging every one."""
         b = self.battle
         hidden = _hidden(b, u, cands)        # (most lines are: the pre-check still pays)
         ranked = sorted((((9 - e.hits) * 0.05, e.id, e) for e, h in zip(cands, hidden)
@@ -186,7 +209,7 @@ class Commander(CavalryMixin, OrdersCommander):
         for extra, eid, e in ranked:
             if best is not None:
                 top = shot_bound(b, u) if top is None else top    # (asked once, if at all)
-                if best[0] > top + extra:
+                if best[:2] > (top + extra, eid):
                     break
             action = Fire(u.id, e.id)
             if self.legal(action):

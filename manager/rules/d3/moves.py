@@ -19,7 +19,7 @@ from ..common import check_ride, own_unit  # noqa: F401  (own_unit: for combat)
 from ...contact import contact_point
 from .tables import CHARGE_TURN, GENERAL_DANGER, GENERAL_MOVE, MOVE
 from .units import (HALF_DIAGONAL, activate, engaged, footprint, ground_refusal, inactive,
-                    kept_for, threatened_general, utype)
+                    kept_for, threatened_general, units_refusal, utype)
 
 ChargeMade = declare_event("ChargeMade", "{unit} charges {target}{how}", unit=str, target=str,
                            how=str)
@@ -40,13 +40,30 @@ def check_move_unit(battle, action) -> None:
         need(d < 1e-9, f"{unit.name} is deployed: it may pivot but not move")
     allowance = MOVE[utype(unit)]
     need(d <= allowance + 1e-6, f"{unit.name} moves {allowance} inches; that is {d:.1f}")
-    start = footprint(battle, unit, facing=action.facing if d < 1e-9 else None)
-    way = bearing(unit.pos, action.to) if d > 1e-9 else unit.facing
-    # pivot to the line of march, go straight, pivot to the final facing
-    moving = footprint(battle, unit, facing=way)
-    end = footprint(battle, unit, x=action.to[0], y=action.to[1], facing=action.facing)
-    why = ground_refusal(battle, unit, moving if d > 1e-9 else start, end)
+    why = ground_refusal(battle, unit, *_move_bases(battle, unit, action, d))
     need(not why, f"{unit.name} cannot go there: {why}")
+
+
+def _move_bases(battle, unit, action, d: float) -> tuple:
+    """The bases a move's ground is judged between: pivoted to the line of march where
+    the unit stands (or, turning on the spot, to its new facing), and at the end."""
+    if d > 1e-9:
+        start = footprint(battle, unit, facing=bearing(unit.pos, action.to))
+    else:
+        start = footprint(battle, unit, facing=action.facing)
+    return start, footprint(battle, unit, x=action.to[0], y=action.to[1], facing=action.facing)
+
+
+def surely_refused_by_units(battle, action) -> bool:
+    """Would check_move_unit refuse this MoveUnit because another unit stands in its way
+    (ground_refusal's units part, `units_refusal`, kept for the check to ask again)? A
+    first look for the commander: the ground's part (its memo misses build the swept
+    hull) is left for the moves no unit refuses. False: "maybe not"."""
+    unit = battle.units.get(action.unit)
+    if unit is None or unit.eliminated:
+        return False
+    d = distance(unit.pos, action.to)
+    return bool(units_refusal(battle, unit, *_move_bases(battle, unit, action, d)))
 
 
 def lands_on_another(battle, unit, to, facing) -> bool:
@@ -87,6 +104,45 @@ def surely_blocked(battle, unit, to, start=None, ignore=()) -> bool:
         if _through(start, to, footprint(battle, o)):
             return True
     return False
+
+
+def surely_blocked_each(battle, unit, tos):
+    """surely_blocked(battle, unit, to) for each `to` in turn (a generator: ask only as
+    far as needed), with one index scan for every path from where the unit stands: the
+    paths' centres within the scan's margin of any of them lie within that margin and
+    the farthest gap between a path and the longest of them of the longest one (each
+    path starts where it starts: a point of one lies within the gap of its end from
+    the longest, by convexity), so that one scan holds each path's units, and the
+    answer of each is `any` over them (no order)."""
+    start = unit.pos
+    k = abs(float(battle.option("frontage_scale", 1.0) or 1.0))
+    mover = footprint(battle, unit)
+    skirmishers = utype(unit) == "skirmishers"
+    far = max(tos, key=lambda to: distance(start, to))
+    slack = max(_gap(to, start, far) for to in tos) + 1e-6
+    near = None
+    for to in tos:
+        if distance(start, to) < 1e-9:
+            yield False
+        elif pivot_blocked(battle, unit, to):
+            yield True
+        elif min(mover.frontage, mover.depth) / 2 < DEEP:
+            yield False
+        else:
+            if near is None:
+                near = [footprint(battle, o) for o in spatial.unit_grid(battle).along(
+                    start, far, HALF_DIAGONAL * k + 1e-6 + slack)
+                    if not (o.id == unit.id or (o.side == unit.side and (
+                        skirmishers or utype(o) == "skirmishers")))]
+            yield any(_through(start, to, fp) for fp in near)
+
+
+def _gap(p, a, b) -> float:
+    """The distance from point p to segment a-b."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    l2 = dx * dx + dy * dy
+    t = 0.0 if l2 == 0 else min(max(((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / l2, 0.0), 1.0)
+    return math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy)
 
 
 PIVOT_AREA = 2e-4   # square inches the pivoted base must share: twice Sweep.crosses' 1e-4

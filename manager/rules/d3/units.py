@@ -145,6 +145,25 @@ def ground_refusal(battle, unit, start: Footprint, end: Footprint, ignore=(),
     why = _kept_refusal(battle, unit, kind, start, end)
     if why:
         return why
+    return units_refusal(battle, unit, start, end, ignore, charging)
+
+
+def units_refusal(battle, unit, start: Footprint, end: Footprint, ignore=(),
+                  charging: bool = False) -> str:
+    """ground_refusal's part that reads the other units ('' when none stands in the
+    way), remembered until the battle next changes for the very unit record: the
+    commander asks it first (a move it refuses is refused whatever the ground says:
+    `moves.surely_refused_by_units`), and the check then asks it again."""
+    store = battle.cached("d3.units_refusals", dict)
+    key = (unit.id, start, end, ignore, charging)
+    hit = store.get(key)
+    if hit is None or hit[0] is not unit:
+        hit = store[key] = (unit, _units_refusal(battle, unit, start, end, ignore, charging))
+    return hit[1]
+
+
+def _units_refusal(battle, unit, start, end, ignore, charging) -> str:
+    kind = utype(unit)
     sweep = Sweep(start, end)
     for o in _near_path(battle, start, end):
         if o.id == unit.id or o.id in ignore:
@@ -385,7 +404,16 @@ def _row(battle, u) -> tuple:
 
 
 def threatened_general(battle, leader) -> bool:
-    """An enemy unit within 6 inches with no friendly unit between them."""
+    """An enemy unit within 6 inches with no friendly unit between them. Kept while no
+    base whose centre lies within 10 inches of him changes (`near_lines`): the
+    commander asks it of every general before each order of the move phase."""
+    from . import near_lines
+    return near_lines.kept(battle, ("threatened", leader.id, leader.pos, leader.side),
+                           lambda: (leader.pos, leader.pos), 10.01,
+                           lambda: _threatened(battle, leader))
+
+
+def _threatened(battle, leader) -> bool:
     for e in near(battle, leader.pos, 10, battle.enemy_of(leader.side)):
         fp = footprint(battle, e)
         if fp.polygon().distance(Point(leader.pos)) > 6:
