@@ -1,0 +1,76 @@
+"""Footprint's own __init__ and footprint.from_wkb are what they replace: the frozen
+dataclass's generated __init__, and shapely.from_wkb (issue 17)."""
+import copy
+import dataclasses
+import pickle
+
+import pytest
+import shapely
+from hypothesis import given, settings, strategies as st
+
+from manager import footprint as F
+from manager.footprint import Footprint
+
+floats = st.floats(allow_nan=False, allow_infinity=False, width=64)
+small = st.floats(min_value=-500, max_value=500, allow_nan=False) | st.sampled_from(
+    [0.0, -0.0, 1.0, 0.5, 2 ** -1074])          # zeros: WKB ending in null bytes
+
+
+@dataclasses.dataclass(frozen=True)
+class Plain:                                    # the generated __init__ of the old class
+    __slots__ = ("x", "y", "facing", "frontage", "depth")
+    x: float
+    y: float
+    facing: float
+    frontage: float
+    depth: float
+
+
+@settings(max_examples=200, deadline=None)
+@given(floats, floats, floats, floats, floats)
+def test_a_footprint_is_built_as_the_dataclass_built_it(x, y, facing, frontage, depth):
+    fp = Footprint(x, y, facing, frontage, depth)
+    kw = Footprint(depth=depth, frontage=frontage, facing=facing, y=y, x=x)
+    plain = Plain(x, y, facing, frontage, depth)
+    fields = tuple(f.name for f in dataclasses.fields(Footprint))
+    assert fields == ("x", "y", "facing", "frontage", "depth")
+    assert tuple(getattr(fp, n) for n in fields) == tuple(getattr(plain, n) for n in fields)
+    assert all(getattr(fp, n) is getattr(kw, n) for n in fields)
+    assert fp == kw and hash(fp) == hash(kw) == hash(plain)
+    assert repr(fp) == repr(plain).replace("Plain", "Footprint")
+    assert pickle.loads(pickle.dumps(fp)) == fp and copy.copy(fp) == fp
+    assert dataclasses.replace(fp, x=1.5) == Footprint(1.5, y, facing, frontage, depth)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fp.x = 0.0
+
+
+def test_a_footprint_refuses_what_the_dataclass_refused():
+    with pytest.raises(TypeError):
+        Footprint(1.0, 2.0, 3.0, 4.0)
+    with pytest.raises(TypeError):
+        Footprint(1.0, 2.0, 3.0, 4.0, 5.0, 6.0)
+    with pytest.raises(TypeError):
+        Footprint(1.0, 2.0, 3.0, 4.0, colour=5.0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(small, small, small, small, st.floats(0, 360), st.floats(0.01, 12),
+       st.floats(0.01, 8))
+def test_from_wkb_builds_what_shapely_builds(ax, ay, bx, by, facing, front, depth):
+    fp = Footprint(ax, ay, facing, front, depth)
+    (a, b), (c, d), (e, f), (g, h) = fp.corners()
+    for wkb in (F._RING.pack(1, 3, 1, 5, a, b, c, d, e, f, g, h, a, b),
+                F._SEGMENT.pack(1, 2, 2, ax, ay, bx, by), F._POINT.pack(1, 1, ax, ay)):
+        mine, theirs = F.from_wkb(wkb), shapely.from_wkb(wkb)
+        assert type(mine) is type(theirs) and mine.wkb == theirs.wkb == wkb
+    assert F.segment((ax, ay), (bx, by)).wkb == \
+        shapely.LineString([(ax, ay), (bx, by)]).wkb
+    assert F.point((ax, ay)).wkb == shapely.Point(ax, ay).wkb
+    assert fp.polygon().wkb == shapely.Polygon(fp.corners()).wkb
+
+
+def test_from_wkb_refuses_bad_bytes_as_shapely_does():
+    with pytest.raises(shapely.errors.GEOSException):
+        F.from_wkb(b"\x01\x02\x00")
+    with pytest.raises(shapely.errors.GEOSException):
+        shapely.from_wkb(b"\x01\x02\x00")
