@@ -53,9 +53,9 @@ distance = math.dist
 class Footprint:
     # the five fields, then the shapes derived from them, each worked out on first use and
     # kept on the object (bases are asked about thousands of times a turn, mostly the
-    # same objects: no hashing of five floats per question); equality, hashing and
-    # pickling see the five fields only
-    __slots__ = ("x", "y", "facing", "frontage", "depth", "_poly", "_frm", "_bx")
+    # same objects: no hashing of five floats per question), and the hash of the five
+    # fields once asked; equality, hashing and pickling see the five fields only
+    __slots__ = ("x", "y", "facing", "frontage", "depth", "_poly", "_frm", "_bx", "_h")
     x: float
     y: float
     facing: float
@@ -73,6 +73,22 @@ class Footprint:
         _set_facing(self, facing)
         _set_frontage(self, frontage)
         _set_depth(self, depth)
+        # nothing derived yet: None, so a first ask tests a slot instead of catching
+        # an AttributeError (a new base is asked for its frame, shape or box once or
+        # twice, and thousands are built a turn)
+        _set_poly(self, None)
+        _set_frm(self, None)
+        _set_bx(self, None)
+        _set_h(self, None)
+
+    def __hash__(self):
+        # the dataclass's hash (of the five fields' tuple), kept once asked: the memos
+        # keyed by bases ask it of the same base again and again
+        h = self._h
+        if h is None:
+            h = hash((self.x, self.y, self.facing, self.frontage, self.depth))
+            _set_h(self, h)
+        return h
 
     def __getstate__(self):
         return (self.x, self.y, self.facing, self.frontage, self.depth)
@@ -80,6 +96,8 @@ class Footprint:
     def __setstate__(self, state):
         for name, value in zip(_FIELDS, state):
             object.__setattr__(self, name, value)
+        for name in _DERIVED:
+            object.__setattr__(self, name, None)
 
     def corners(self) -> tuple:
         """Front-left, front-right, rear-right, rear-left, in inches."""
@@ -94,12 +112,11 @@ class Footprint:
                 (x - fa + ra, y - fb + rb), (x - fa - ra, y - fb - rb))
 
     def polygon(self) -> Polygon:
-        try:
-            return self._poly
-        except AttributeError:
+        poly = self._poly
+        if poly is None:
             poly = _polygon(self)
-            object.__setattr__(self, "_poly", poly)
-            return poly
+            _set_poly(self, poly)
+        return poly
 
     def front_edge(self) -> LineString:
         c = self.corners()
@@ -118,8 +135,9 @@ class Footprint:
 
 
 _FIELDS = ("x", "y", "facing", "frontage", "depth")
-_set_x, _set_y, _set_facing, _set_frontage, _set_depth = (
-    Footprint.__dict__[name].__set__ for name in _FIELDS)
+_DERIVED = ("_poly", "_frm", "_bx", "_h")
+_set_x, _set_y, _set_facing, _set_frontage, _set_depth, _set_poly, _set_frm, _set_bx, \
+    _set_h = (Footprint.__dict__[name].__set__ for name in _FIELDS + _DERIVED)
 
 
 _RING = struct.Struct("<BIII10d")         # WKB: a polygon of one closed ring of 5 points
@@ -185,12 +203,11 @@ def overlap(a: Footprint, b: Footprint) -> bool:
 
 def _frame(fp: Footprint) -> tuple:
     """(fx, fy, half depth, half frontage, corners): the base's axes and corners."""
-    try:
-        return fp._frm
-    except AttributeError:
+    frame = fp._frm
+    if frame is None:
         frame = _frame_of(fp)
-        object.__setattr__(fp, "_frm", frame)
-        return frame
+        _set_frm(fp, frame)
+    return frame
 
 
 @lru_cache(maxsize=65536)
@@ -265,12 +282,11 @@ def box(*fps: Footprint) -> tuple:
 
 
 def _box(fp: Footprint) -> tuple:
-    try:
-        return fp._bx
-    except AttributeError:
+    bx = fp._bx
+    if bx is None:
         bx = _box_of(fp)
-        object.__setattr__(fp, "_bx", bx)
-        return bx
+        _set_bx(fp, bx)
+    return bx
 
 
 @lru_cache(maxsize=65536)

@@ -42,6 +42,10 @@ def test_a_footprint_is_built_as_the_dataclass_built_it(x, y, facing, frontage, 
     assert dataclasses.replace(fp, x=1.5) == Footprint(1.5, y, facing, frontage, depth)
     with pytest.raises(dataclasses.FrozenInstanceError):
         fp.x = 0.0
+    assert hash(fp) == hash(plain) == hash(fp)          # kept once asked: the same
+    twin = pickle.loads(pickle.dumps(fp))               # nothing derived travels
+    assert all(getattr(twin, n) is None for n in ("_poly", "_frm", "_bx", "_h"))
+    assert {fp: 1}[kw] == 1 and kw in {fp}
 
 
 def test_a_footprint_refuses_what_the_dataclass_refused():
