@@ -111,9 +111,17 @@ def contact_point(mover: Footprint, target: Footprint, along: float):
                 return shared_contact_point(mover, target, along)
         else:
             return shared_contact_point(mover, target, along)
+    # the halvings: apart()'s first two looks inline (its interval ends worked out
+    # once, the same floats), the function asked only near the ends
+    n0, n1 = (near[0] - SLACK, near[1] + SLACK) if near is not None else (math.nan,) * 2
+    d0, d1 = (deep[0] + SLACK, deep[1] - SLACK) if deep is not None else (math.nan,) * 2
     for _ in range(28):
         mid = (lo + hi) / 2
-        if apart(mid):
+        if mid < n0 or mid > n1:                # (NaN: no interval, never true)
+            lo = mid
+        elif d0 < mid < d1:
+            hi = mid
+        elif apart(mid):
             lo = mid
         else:
             hi = mid
