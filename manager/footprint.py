@@ -242,7 +242,9 @@ def aspect(target: Footprint, point) -> str:
 
 def inside(fp: Footprint, width: float, height: float) -> bool:
     """Is the whole base on a table of width x height inches?"""
-    minx, miny, maxx, maxy = fp.polygon().bounds
+    # its box: the min and max of the very corners its polygon is built from, so the
+    # polygon's bounds without a shape built or shapely's bounds asked
+    minx, miny, maxx, maxy = _box(fp)
     return minx >= -EPS and miny >= -EPS and maxx <= width + EPS and maxy <= height + EPS
 
 

@@ -78,3 +78,18 @@ def test_from_wkb_refuses_bad_bytes_as_shapely_does():
         F.from_wkb(b"\x01\x02\x00")
     with pytest.raises(shapely.errors.GEOSException):
         shapely.from_wkb(b"\x01\x02\x00")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(-5, 125), st.floats(-5, 95), st.floats(0, 360), st.floats(0.01, 12),
+       st.floats(0.01, 8), st.sampled_from([(120.0, 90.0), (10.0, 10.0), (4.0, 2.0)]))
+def test_inside_by_the_box_is_inside_by_the_polygons_bounds(x, y, facing, front, depth,
+                                                             table):
+    fp = Footprint(x, y, facing, front, depth)
+    minx, miny, maxx, maxy = shapely.Polygon(fp.corners()).bounds
+    assert F.box(fp) == (minx, miny, maxx, maxy)
+    w, h = table
+    assert F.inside(fp, w, h) == (minx >= -F.EPS and miny >= -F.EPS and
+                                  maxx <= w + F.EPS and maxy <= h + F.EPS)
+    out = Footprint(front / 2 - 2 * F.EPS, h / 2, 0.0, front, min(depth, h / 2))
+    assert shapely.Polygon(out.corners()).bounds[0] < -F.EPS and not F.inside(out, w, h)
