@@ -63,11 +63,39 @@ class Melee:
 def charges_by_target(battle) -> dict[str, list[str]]:
     """{target id: [charger ids]} from the `charging` marks of live units."""
     out: dict[str, list[str]] = {}
-    for u in battle.live_units():
-        t = mark(u, "charging")
-        if t and t in battle.units and not battle.units[t].eliminated:
-            out.setdefault(t, []).append(u.id)
+    units = battle.units
+    for uid, t in chargers(battle).items():     # (any order: the answer is sorted)
+        if t in units and not units[t].eliminated:
+            out.setdefault(t, []).append(uid)
     return {t: sorted(a) for t, a in sorted(out.items())}
+
+
+def chargers(battle) -> dict:
+    """{live unit id: the id its `charging` mark names} for every live unit whose mark is
+    set, kept current from the battle's journal of changes (a change re-reads that unit's
+    mark; a wholesale change rebuilds): asked many times a battle version, where a scan
+    reads every unit's marks. Not in live_units order. The dict is the view itself,
+    changed by later updates: read it, do not keep it."""
+    def build():
+        out = {}
+        for u in battle.live_units():
+            t = mark(u, "charging")
+            if t:
+                out[u.id] = t
+        return out
+
+    def update(view, changes):
+        units = battle.units
+        for change in changes:
+            if change[0] == "unit":
+                u = units.get(change[1])
+                t = None if u is None or u.eliminated else mark(u, "charging")
+                if t:
+                    view[change[1]] = t
+                else:
+                    view.pop(change[1], None)
+
+    return battle.derived("chargers", build, update)
 
 
 class OrdersCommander:
