@@ -265,7 +265,7 @@ def slide(fp: Footprint, way: float, inches: float, stop, step: float = 0.5):
 def travel(a: Footprint, b: Footprint) -> float:
     """How far the farthest-moving figure goes from base a to base b: the largest
     corner displacement (a wheel moves the outer flank farther than the centre)."""
-    return max(distance(p, q) for p, q in zip(a.corners(), b.corners()))
+    return max(map(distance, a.corners(), b.corners()))     # (pair by pair, in C)
 
 
 def swept(a: Footprint, b: Footprint) -> Polygon:

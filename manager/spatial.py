@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left, bisect_right
+from operator import is_
 
 import numpy as np
 
@@ -211,7 +212,7 @@ def memo(battle, name: str, key, pieces: tuple, compute):
     hit)."""
     store = battle.cached(name, dict)
     hit = store.get(key)
-    if hit is not None and all(a is b for a, b in zip(hit[0], pieces)):
+    if hit is not None and all(map(is_, hit[0], pieces)):    # (zip's pairs, in C)
         return hit[1]
     value = compute()
     store[key] = (pieces, value)

@@ -93,3 +93,36 @@ def test_inside_by_the_box_is_inside_by_the_polygons_bounds(x, y, facing, front,
                                   maxx <= w + F.EPS and maxy <= h + F.EPS)
     out = Footprint(front / 2 - 2 * F.EPS, h / 2, 0.0, front, min(depth, h / 2))
     assert shapely.Polygon(out.corners()).bounds[0] < -F.EPS and not F.inside(out, w, h)
+
+
+@settings(max_examples=200, deadline=None)
+@given(small, small, st.floats(0, 360), small, small, st.floats(0, 360),
+       st.floats(0.01, 12), st.floats(0.01, 8))
+def test_travel_is_the_largest_corner_displacement(ax, ay, af, bx, by, bf, front, depth):
+    a, b = Footprint(ax, ay, af, front, depth), Footprint(bx, by, bf, front, depth)
+    assert F.travel(a, b) == max(F.distance(p, q) for p, q in zip(a.corners(), b.corners()))
+
+
+def test_memo_answers_only_for_the_very_pieces():
+    from manager import spatial
+
+    class Cache:
+        def __init__(self):
+            self.store = {}
+
+        def cached(self, name, build):
+            return self.store.setdefault(name, build())
+
+    b, calls = Cache(), []
+    one, two = object(), object()
+
+    def compute():
+        calls.append(1)
+        return len(calls)
+
+    assert spatial.memo(b, "m", "k", (one, two), compute) == 1
+    assert spatial.memo(b, "m", "k", (one, two), compute) == 1          # the very pieces
+    assert spatial.memo(b, "m", "k", (one, object()), compute) == 2     # another piece
+    assert spatial.memo(b, "m", "k", (one,), compute) == 2              # as zip: a prefix
+    assert spatial.memo(b, "m", "k", (two, one), compute) == 3
+    assert spatial.memo(b, "m", "k", (two,), compute) == 3
