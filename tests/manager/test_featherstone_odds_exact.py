@@ -34,11 +34,26 @@ def reference_melee(battle, m, support=None, exact=True, shared=None):
     return mo.stepwise(battle, m, support, exact, shared)
 
 
-def reference_charge(monkeypatch, battle, action):
-    """charge_odds with every melee it weighs (batteries' too) by the reference."""
+def copied_answer(b, m, k, risk, exact, shared):
+    """An answer's melee on a copy of b (charge_odds before issue 17 changed b itself
+    and put it back)."""
+    reaction, disordered, square, dead = k
+    c = b.copy()
+    c.update_unit(m.defender, disordered=disordered,
+                  formation="square" if square else b.units[m.defender].formation)
+    c.mark_unit(m.defender, reaction=reaction)
+    if dead:
+        c.update_leader(risk.id, eliminated=True, hits=0)
+    return mo.melee_odds(c, m, exact=exact, shared=shared)
+
+
+def reference_charge(monkeypatch, battle, action, exact=True):
+    """charge_odds with every melee it weighs (batteries' too) by the reference, each
+    answer's on a copy."""
     with monkeypatch.context() as mp:
         mp.setattr(mo, "melee_odds", reference_melee)
-        return mo.charge_odds(battle, action)
+        mp.setattr(mo, "_answered", copied_answer)
+        return mo.charge_odds(battle, action, exact=exact)
 
 
 def same(a, b) -> None:
@@ -81,6 +96,9 @@ def test_in_play_melee_and_charge_odds_are_the_fraction_walks(in_play, monkeypat
         kinds[name] += 1
         if name == "Charge":
             same(shown, reference_charge(monkeypatch, battle.copy(), action))
+            # the commander's floats: the very numbers the answers on copies gave
+            fast = mo.charge_odds(battle.copy(), action, exact=False)
+            same(fast, reference_charge(monkeypatch, battle.copy(), action, exact=False))
         else:
             m = find(battle, action.defender)
             same(shown, reference_melee(battle.copy(), m, action.support))
@@ -105,6 +123,27 @@ def test_in_play_melees_under_every_reaction_are_the_fraction_walks(in_play, rea
             b.mark_unit(m.defender, reaction=reaction)
             b.set_info(evolve(b.info, options={**b.info.options, "charger_check": check}))
             same(mo.melee_odds(b, m, action.support), reference_melee(b, m, action.support))
+            done += 1
+    assert done >= 10
+
+
+def test_an_answer_weighed_on_the_battle_itself_puts_it_back(in_play):
+    """_answered changes the charged unit (and a fallen general) on charge_odds' own
+    copy and restores them: the same records after, the same odds as on a copy."""
+    _, cases = in_play
+    done = 0
+    for battle, action in cases:
+        if type(action).__name__ != "ResolveMelee":
+            continue
+        m = find(battle, action.defender)
+        general = next(iter(battle.leaders.values()))
+        for k in (("counter", True, True, True), ("first_fire", False, False, False)):
+            b = battle.copy()
+            before = b.fingerprint()
+            got = mo._answered(b, m, k, general, True, None)
+            assert b.fingerprint() == before
+            assert all(b.units[u] is battle.units[u] for u in battle.units)
+            same(got, copied_answer(battle.copy(), m, k, general, True, None))
             done += 1
     assert done >= 10
 
@@ -208,5 +247,4 @@ def test_random_charge_odds_are_the_fraction_walks(case):
     except IllegalAction:
         return                                    # out of reach: no odds either way
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(mo, "melee_odds", reference_melee)
-        same(fast, mo.charge_odds(battle.copy(), action))
+        same(fast, reference_charge(mp, battle.copy(), action))

@@ -344,6 +344,26 @@ def resolve_melee_odds(battle, action) -> Odds:
     return melee_odds(battle, find(battle, action.defender), action.support)
 
 
+def _answered(b, m: Melee, k: tuple, risk, exact: bool, shared) -> Odds:
+    """The melee if the target answers k = (reaction, disordered, square, its general
+    fell), weighed on `b` itself changed and then put back: b's views (unit grid, rows
+    of bases) follow a change of one record, where a copy would build them afresh (most
+    of the time of a charge's odds)."""
+    reaction, disordered, square, dead = k
+    was = b.units[m.defender]
+    fell = b.leaders[risk.id] if dead else None
+    b.update_unit(was.id, disordered=disordered, formation="square" if square else was.formation)
+    b.mark_unit(was.id, reaction=reaction)
+    if dead:
+        b.update_leader(fell.id, eliminated=True, hits=0)
+    try:
+        return melee_odds(b, m, exact=exact, shared=shared)
+    finally:
+        b.put_unit(was)
+        if dead:
+            b.put_leader(fell)
+
+
 def charge_odds(battle, action, exact: bool = True, shared: dict | None = None,
                 melees: dict | None = None, lines: bool = True) -> Odds:
     """Before a charge: the target's one morale roll, each face's answer (it breaks or falls
@@ -399,13 +419,7 @@ def charge_odds(battle, action, exact: bool = True, shared: dict | None = None,
         for wv, dead in ways:
             k = (reaction, disorder or (target.disordered and not rallied), square, dead)
             if k not in memo:
-                c = b.copy()
-                c.update_unit(target.id, disordered=k[1],
-                              formation="square" if square else target.formation)
-                c.mark_unit(target.id, reaction=reaction)
-                if dead:
-                    c.update_leader(risk.id, eliminated=True, hits=0)
-                memo[k] = melee_odds(c, m, exact=exact, shared=shared)
+                memo[k] = _answered(b, m, k, risk, exact, shared)
             o = memo[k]
             for name, p in o.outcomes.items():
                 mixed[name] = mixed.get(name, 0 * one) + wv * p
