@@ -10,6 +10,7 @@ the charge's losses and checks, a second attacker, supporters, a general's stray
 round, a square, a battery, the options the walk reads).
 """
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from manager import game_actions as ga
 from manager.errors import IllegalAction
 from manager.model.forces import evolve
 from manager.rules.common import Melee
+from manager.rules.featherstone import battery_odds as bo
 from manager.rules.featherstone import melee_odds as mo
 from manager.rules.featherstone.melee import find
 from manager.session import Session
@@ -34,25 +36,20 @@ def reference_melee(battle, m, support=None, exact=True, shared=None):
     return mo.stepwise(battle, m, support, exact, shared)
 
 
-def copied_answer(b, m, k, risk, exact, shared):
-    """An answer's melee on a copy of b (charge_odds before issue 17 changed b itself
-    and put it back)."""
-    reaction, disordered, square, dead = k
-    c = b.copy()
-    c.update_unit(m.defender, disordered=disordered,
-                  formation="square" if square else b.units[m.defender].formation)
-    c.mark_unit(m.defender, reaction=reaction)
-    if dead:
-        c.update_leader(risk.id, eliminated=True, hits=0)
-    return mo.melee_odds(c, m, exact=exact, shared=shared)
+@contextmanager
+def copied_trial(b, units=(), leaders=()):
+    """A copy of b for each trial (the odds before issue 17 changed b itself and put
+    it back: battery_odds.on_trial)."""
+    yield b.copy()
 
 
 def reference_charge(monkeypatch, battle, action, exact=True):
     """charge_odds with every melee it weighs (batteries' too) by the reference, each
-    answer's on a copy."""
+    answer's and each canister branch's on a copy."""
     with monkeypatch.context() as mp:
         mp.setattr(mo, "melee_odds", reference_melee)
-        mp.setattr(mo, "_answered", copied_answer)
+        mp.setattr(mo, "on_trial", copied_trial)
+        mp.setattr(bo, "on_trial", copied_trial)
         return mo.charge_odds(battle, action, exact=exact)
 
 
@@ -127,9 +124,10 @@ def test_in_play_melees_under_every_reaction_are_the_fraction_walks(in_play, rea
     assert done >= 10
 
 
-def test_an_answer_weighed_on_the_battle_itself_puts_it_back(in_play):
+def test_an_answer_weighed_on_the_battle_itself_puts_it_back(in_play, monkeypatch):
     """_answered changes the charged unit (and a fallen general) on charge_odds' own
-    copy and restores them: the same records after, the same odds as on a copy."""
+    copy and restores them (on_trial): the same records after, the same odds as on a
+    copy."""
     _, cases = in_play
     done = 0
     for battle, action in cases:
@@ -143,7 +141,10 @@ def test_an_answer_weighed_on_the_battle_itself_puts_it_back(in_play):
             got = mo._answered(b, m, k, general, True, None)
             assert b.fingerprint() == before
             assert all(b.units[u] is battle.units[u] for u in battle.units)
-            same(got, copied_answer(battle.copy(), m, k, general, True, None))
+            assert all(b.leaders[g] is battle.leaders[g] for g in battle.leaders)
+            with monkeypatch.context() as mp:
+                mp.setattr(mo, "on_trial", copied_trial)
+                same(got, mo._answered(battle.copy(), m, k, general, True, None))
             done += 1
     assert done >= 10
 
@@ -248,3 +249,38 @@ def test_random_charge_odds_are_the_fraction_walks(case):
         return                                    # out of reach: no odds either way
     with pytest.MonkeyPatch.context() as mp:
         same(fast, reference_charge(mp, battle.copy(), action))
+
+
+@st.composite
+def battery_charge(draw):
+    """A charge at a battery: its canister (hits, saves, a general on the charger's base
+    or its officer falling), the charger's check, the halt, the crew's melee."""
+    a_kind = draw(st.sampled_from(["line_infantry", "grenadiers", "heavy_cavalry",
+                                   "light_cavalry"]))
+    units = [piece("b", "blue", a_kind, (20, 20), hits=draw(st.integers(2, MAX.get(a_kind, 24)))),
+             piece("r", "red", "foot_artillery", (20, 16), hits=draw(st.integers(1, 4)))]
+    if draw(st.booleans()):
+        units.append(piece("r2", "red", "line_infantry", (25, 18), facing=270,
+                           hits=draw(st.integers(1, 24))))
+    options = {"pursuit": False, "support_fire": draw(st.booleans()),
+               "unit_officers": draw(st.booleans()),
+               "charger_check": draw(st.sampled_from(["charged_column", "none"]))}
+    leaders = {"b1": {"pos": [20, 20]}} if draw(st.booleans()) else None
+    s, _ = session_at(build_table(units, "featherstone", options=options, leaders=leaders),
+                      "charges", side="blue")
+    return s.battle, ga.Charge("b", "r")
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(battery_charge())
+def test_random_battery_charge_odds_are_the_fraction_walks_on_copies(case):
+    """Exact, and the floats the panel shows for a battery, as on a copy per branch."""
+    battle, action = case
+    try:
+        fast = mo.charge_odds(battle.copy(), action)
+    except IllegalAction:
+        return
+    shown = bo.panel_charge_odds(battle.copy(), action)
+    with pytest.MonkeyPatch.context() as mp:
+        same(fast, reference_charge(mp, battle.copy(), action))
+        same(shown, reference_charge(mp, battle.copy(), action, exact=False))

@@ -9,6 +9,7 @@ whose own odds (support fire, the strikes) melee_odds gives for each way the sho
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from fractions import Fraction
 from math import comb
 
@@ -47,6 +48,23 @@ def _falls(battle, unit, hits: int, exact):
         ways = [w for p, dead, off in ways
                 for w in ((p * third, dead, True), (p * (1 - third), dead, off))]
     return ways
+
+
+@contextmanager
+def on_trial(b, units=(), leaders=()):
+    """b itself, for trial changes of these units and leaders, put back after: odds weigh
+    a dozen such branches, and b's views (unit grid, rows of bases) follow a change of a
+    record or two, where a copy per branch built them afresh (most of a charge's odds).
+    b must be the odds' own copy, never the caller's battle."""
+    kept_units = [b.units[u] for u in units]
+    kept_leaders = [b.leaders[l] for l in leaders]
+    try:
+        yield b
+    finally:
+        for r in kept_units:
+            b.put_unit(r)
+        for r in kept_leaders:
+            b.put_leader(r)
 
 
 def stray_risk(battle, unit):
@@ -104,23 +122,23 @@ def battery_charge_odds(battle, moved, unit, target, exact: bool = True) -> Odds
     def add(k, p):
         out[k] = out.get(k, 0 * one) + p
 
+    declared = battle.copy()                 # the charger's check, before it moves
     for (c, dead, off), p in joint.items():
         if c >= unit.hits:
             add("defender wins", p)               # the canister destroys the charger
             continue
-        now = battle.copy()
-        for lid in dead:
-            now.update_leader(lid, eliminated=True, hits=0)
-        if off:
-            now.mark_unit(unit.id, officer_lost=True)
-        if c:
-            now.update_unit(unit.id, hits=unit.hits - c, disordered=True)
         branches = [(one, ())]
         if c and check_on:
-            lead = now.units[unit.id]
-            fail = _fails(now, lead, exact)
-            add(FAIL, p * fail)
-            g = stray_risk(now, lead)
+            with on_trial(declared, (unit.id,), dead) as now:
+                for lid in dead:
+                    now.update_leader(lid, eliminated=True, hits=0)
+                if off:
+                    now.mark_unit(unit.id, officer_lost=True)
+                now.update_unit(unit.id, hits=unit.hits - c, disordered=True)
+                lead = now.units[unit.id]
+                fail = _fails(now, lead, exact)
+                add(FAIL, p * fail)
+                g = stray_risk(now, lead)
             branches = [(1 - fail, ())] if g is None else \
                 [((1 - fail) * one / 6, (g.id,)), ((1 - fail) * 5 * one / 6, ())]
         for pb, stray in branches:
@@ -133,20 +151,20 @@ def battery_charge_odds(battle, moved, unit, target, exact: bool = True) -> Odds
             if friend is not None:
                 add(f"{target.name}'s crew shelter with {friend.name} (no melee)", q)
                 continue
-            fight = moved.copy()
-            for lid in dead + stray:
-                fight.update_leader(lid, eliminated=True, hits=0)
-            if off:
-                fight.mark_unit(unit.id, officer_lost=True)
-            if c:
-                fight.update_unit(unit.id, hits=unit.hits - c, disordered=True)
-                if check_on:
-                    fight.mark_unit(unit.id, checked_at=unit.hits - c)
-            if shot is not None:
-                fight.mark_unit(target.id, shots=mark(target, "shots", 0) + 1,
-                                fired_turn=battle.state.turn)
-            fight.mark_unit(target.id, reaction="stand")
-            o = melee_odds(fight, m, exact=exact)
+            with on_trial(moved, (unit.id, target.id), dead + stray) as fight:
+                for lid in dead + stray:
+                    fight.update_leader(lid, eliminated=True, hits=0)
+                if off:
+                    fight.mark_unit(unit.id, officer_lost=True)
+                if c:
+                    fight.update_unit(unit.id, hits=unit.hits - c, disordered=True)
+                    if check_on:
+                        fight.mark_unit(unit.id, checked_at=unit.hits - c)
+                if shot is not None:
+                    fight.mark_unit(target.id, shots=mark(target, "shots", 0) + 1,
+                                    fired_turn=battle.state.turn)
+                fight.mark_unit(target.id, reaction="stand")
+                o = melee_odds(fight, m, exact=exact)
             for name, v in o.outcomes.items():
                 add(name, q * v)
             for i, line in enumerate(o.lines):

@@ -38,8 +38,11 @@ class _Ints(_Pmfs):
         return [w // g for w in dist.weights], dist.total // g
 
     def fail_ratio(self, lead, lost) -> tuple:
-        f = self.fails(lead, lost)                       # a Fraction of sixths
-        return f.numerator, f.denominator
+        key = ("fail_ratio", lost)
+        if key not in self.memo:
+            f = self.fails(lead, lost)                   # a Fraction of sixths
+            self.memo[key] = f.numerator, f.denominator
+        return self.memo[key]
 
 
 def _conv(a: tuple, b: tuple) -> tuple:
@@ -72,6 +75,19 @@ class _Sums:
         elif k >= len(row):
             row.extend([0] * (k + 1 - len(row)))
         row[k] += n
+
+    @staticmethod
+    def spread(line: dict, base: int, w: list, hi: int, n: int, den: int) -> None:
+        """note(line, base + i, n * w[i], den) for every w[i] != 0 (hi: the last one)."""
+        row = line.get(den)
+        need = base + hi + 1
+        if row is None:
+            row = line[den] = [0] * need
+        elif need > len(row):
+            row.extend([0] * (need - len(row)))
+        for i, v in enumerate(w, base):
+            if v:
+                row[i] += n * v
 
     @staticmethod
     def fraction(by: dict) -> Fraction:
@@ -120,26 +136,43 @@ def exact_melee_odds(battle, m: Melee, support=None, shared=None) -> Odds:
         others = _conv(others, pm.lost(a, d, a.hits, a.disordered, charged_now(battle, a), d))
     lost_bonus = bonus_without(battle, attackers, stray_risk(battle, lead))
     fire_first = first == "d" and reaction == "first_fire" and not mark(d, "first_fired")
+    impetus = charged_now(battle, lead)
     sums = _Sums()
-    add, note, on_a, on_d = sums.add, sums.note, sums.on_a, sums.on_d
+    add, note, spread, on_a, on_d = sums.add, sums.note, sums.spread, sums.on_a, sums.on_d
+
+    kept: dict = {}
+
+    def shape(p: tuple) -> tuple:
+        """(weights, total, last outcome, running sums from the top) of a distribution."""
+        got = kept.get(id(p))
+        if got is None or got[0] is not p:
+            w = p[0]
+            hi = max(i for i, v in enumerate(w) if v)
+            tail = list(accumulate(reversed(w)))[::-1]
+            got = kept[id(p)] = (p, w, p[1], hi, tail, list(accumulate(w)))
+        return got
 
     def fight(n, den, a_base, d_base, edge, xs, ys):
         """x: casualties by the attackers (xs); y: by the defender (ys), independent."""
-        wx, tx = xs
-        wy, ty = ys
-        dy = den * ty
-        for y, py in enumerate(wy):
-            if py:
-                note(on_a, d_base + y, n * py, dy)
-        cum = list(accumulate(wy))
-        top = len(cum) - 1
+        _, wx, tx, hx, tail, _ = shape(xs)
+        _, wy, ty, hy, _, cum = shape(ys)
         dx = den * tx
+        spread(on_a, d_base, wy, hy, n, den * ty)
+        spread(on_d, a_base, wx, hx, n, dx)
         shift = a_base + edge - d_base - bonus_d - 1
+        if ys is POINT:                   # no strike back: the attackers win on x >= -shift
+            lo = max(-shift, 4 if square_rule else 0)
+            win = tail[lo] if lo <= hx else 0
+            if win:
+                add("attacker wins", n * win, dx)
+            if tx - win:
+                add("defender wins", n * (tx - win), dx)
+            return
+        top = len(cum) - 1
         win = lose = 0
         for x, px in enumerate(wx):
             if not px:
                 continue
-            note(on_d, a_base + x, n * px, dx)
             if square_rule and x < 4:
                 lose += px * ty                      # the square holds: the defender wins
                 continue
@@ -212,8 +245,9 @@ def exact_melee_odds(battle, m: Melee, support=None, shared=None) -> Odds:
                     go, dgo = qq * (fo - fk), dqq * fo
                     if not go:
                         continue
-                    xs = _conv(pm.lost(lead, d, la3, a_dis or hit > 0,
-                                       charged_now(battle, lead), d), others)
+                    xs = pm.lost(lead, d, la3, a_dis or hit > 0, impetus, d)
+                    if others is not POINT:
+                        xs = _conv(xs, others)
                     # a committed general's stray round: 1 in 6 he falls (and his +1)
                     if lost_bonus is not None and checks:
                         strikes(go * 5, dgo * 6, a_sup, d_sup, hit, bonus_a, xs, fd, d_dis)

@@ -18,7 +18,7 @@ from ..common import Melee
 from .fire import casualty_dist, close_shot
 from .losses import half_up, save_for
 from .melee import _first_striker, bonus, charged_now, striker
-from .battery_odds import bonus_without as _bonus_without, stray_risk
+from .battery_odds import bonus_without as _bonus_without, on_trial, stray_risk
 from .morale import column_table, modifiers
 from .state import arm, firing_figures, dice_for
 from .tables import MELEE_TARGET, MORALE_MAX, MORALE_MIN
@@ -68,12 +68,13 @@ def _strike(dice: int, reroll: bool, halvings: int) -> Dist:
     return d
 
 
-def lost_dist(battle, unit, enemy, figures, charging, target) -> Dist:
-    """Casualties (after the target's melee saves) a unit inflicts striking with `figures`."""
+def lost_dist(battle, unit, enemy, figures, charging, target, saves=None) -> Dist:
+    """Casualties (after the target's melee saves) a unit inflicts striking with `figures`
+    (saves: save_for(battle, target, False) when the caller has it)."""
     if figures <= 0:
         return ZERO
     s = striker(battle, unit, enemy, figures, charging)
-    save, b = save_for(battle, target, False)
+    save, b = saves or save_for(battle, target, False)
     keep = 6 - sum(1 for f in range(1, 7) if f + b >= save)
     if s.dice <= 0:
         return ZERO.thinned(keep, 6)
@@ -103,7 +104,11 @@ class _Pmfs:
         key = ("lost", unit.id, enemy.id, figures, disordered, charging, target.id)
         if key not in self.memo:
             u = unit if unit.disordered == disordered else evolve(unit, disordered=disordered)
-            self.memo[key] = self.of(lost_dist(self.battle, u, enemy, figures, charging, target))
+            saves = ("saves", target.id)            # the target's melee save, asked once
+            if saves not in self.memo:
+                self.memo[saves] = save_for(self.battle, target, False)
+            self.memo[key] = self.of(lost_dist(self.battle, u, enemy, figures, charging,
+                                               target, self.memo[saves]))
         return self.memo[key]
 
     def first_fire(self, d, lead, figures, disordered) -> list:
@@ -346,22 +351,15 @@ def resolve_melee_odds(battle, action) -> Odds:
 
 def _answered(b, m: Melee, k: tuple, risk, exact: bool, shared) -> Odds:
     """The melee if the target answers k = (reaction, disordered, square, its general
-    fell), weighed on `b` itself changed and then put back: b's views (unit grid, rows
-    of bases) follow a change of one record, where a copy would build them afresh (most
-    of the time of a charge's odds)."""
+    fell), weighed on charge_odds' own copy b, changed and put back (on_trial)."""
     reaction, disordered, square, dead = k
-    was = b.units[m.defender]
-    fell = b.leaders[risk.id] if dead else None
-    b.update_unit(was.id, disordered=disordered, formation="square" if square else was.formation)
-    b.mark_unit(was.id, reaction=reaction)
-    if dead:
-        b.update_leader(fell.id, eliminated=True, hits=0)
-    try:
-        return melee_odds(b, m, exact=exact, shared=shared)
-    finally:
-        b.put_unit(was)
+    with on_trial(b, (m.defender,), (risk.id,) if dead else ()) as c:
+        c.update_unit(m.defender, disordered=disordered,
+                      formation="square" if square else c.units[m.defender].formation)
+        c.mark_unit(m.defender, reaction=reaction)
         if dead:
-            b.put_leader(fell)
+            c.update_leader(risk.id, eliminated=True, hits=0)
+        return melee_odds(c, m, exact=exact, shared=shared)
 
 
 def charge_odds(battle, action, exact: bool = True, shared: dict | None = None,
