@@ -8,8 +8,8 @@ work, wall time is inflated by waiting for a core (it is in the notes).
 - seconds per game turn (the median turn; the Morschauser turn is measured in the same
   run, and each inch ruleset's turn is given as a multiple of it: target at most 3x);
 - exact odds of every fire, melee and charge the commanders order, timed just before
-  the order is carried out (median and worst; target under 5 ms, Featherstone melee
-  aside: issue 15 owns it);
+  the order is carried out (median and worst; target under 5 ms, Featherstone's melee
+  and charge odds with support fire included since issue 17's whole-number walk);
 - judging a dragged move: the engine's check of a MoveUnit to points along a drag, for
   units of the moving side on the open table (target under 1 ms).
 --tiny plays the small test skirmish for one turn.
@@ -111,9 +111,7 @@ def figures(tiny: bool = False, turns: int = 3, rulesets=None) -> list[dict]:
             ts = r["odds"].get(name)
             if not ts:
                 continue
-            conf15 = rs == "featherstone" and name in ("ResolveMelee", "Charge")
-            label = f"exact odds, {rs} {name}" + (" (issue 15's)" if conf15 else "")
-            out.append(figure(label + ", worst", max(ts) * 1000, "ms", None if conf15 else 5,
+            out.append(figure(f"exact odds, {rs} {name}, worst", max(ts) * 1000, "ms", 5,
                               note=f"median {statistics.median(ts) * 1000:.2f} ms of {len(ts)}"))
         if r["drag"]:
             d = sorted(r["drag"])

@@ -186,10 +186,8 @@ def battery_charge_odds(battle, moved, unit, target, exact: bool = True) -> Odds
 
 
 def panel_charge_odds(battle, action) -> Odds:
-    """The odds panel's charge odds: exact, but a battery's in floats (its canister
-    branches weigh a dozen melees: some 15 ms in Fractions, 2 ms in floats, which agree
-    with the exact ones to 1e-9: `test_battery_charge_odds_follow_the_canister_check`)."""
-    target = battle.units.get(action.target)
+    """The odds panel's charge odds: exact, a battery's too (its canister branches weigh
+    a dozen melees: 15 ms in Fractions before issue 17, floats then; in whole numbers on
+    the odds' own copy, changed and put back, as fast as the floats)."""
     from .melee_odds import charge_odds
-    return charge_odds(battle, action,
-                       exact=not (target is not None and arm(target) == "artillery"))
+    return charge_odds(battle, action)

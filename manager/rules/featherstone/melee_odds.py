@@ -115,10 +115,12 @@ class _Pmfs:
         key = ("ff", figures, disordered)
         if key not in self.memo:
             from dataclasses import replace
-            shot = close_shot(self.battle, d, lead, disordered)
-            shot = replace(shot, dice=dice_for(firing_figures(d, figures)))
-            save, b = save_for(self.battle, lead, False)       # melee saves, as resolved
-            shot = replace(shot, save=save, save_bonus=b)
+            base = ("ff shot", disordered)        # the volley but its dice, built once
+            if base not in self.memo:
+                shot = close_shot(self.battle, d, lead, disordered)
+                save, b = save_for(self.battle, lead, False)   # melee saves, as resolved
+                self.memo[base] = replace(shot, save=save, save_bonus=b)
+            shot = replace(self.memo[base], dice=dice_for(firing_figures(d, figures)))
             self.memo[key] = self.of(casualty_dist(shot))
         return self.memo[key]
 
