@@ -261,11 +261,12 @@ def scan_ground_refusal(battle, unit, fp, path_from=None) -> str:
                           st.sampled_from(["line_infantry", "heavy_cavalry", "foot_artillery"]),
                           st.booleans()), min_size=1, max_size=6),
        st.booleans(), st.sampled_from(["line", "column", "square"]),
-       st.tuples(st.floats(10, 60), st.floats(10, 55), st.floats(0.5, 8), st.floats(0.5, 8)))
+       st.lists(st.tuples(st.floats(10, 60), st.floats(10, 55), st.floats(0.5, 8),
+                          st.floats(0.5, 8)), min_size=1, max_size=2))
 def test_a_moves_ground_is_judged_as_by_every_unit_near(at, facing, way, inches, others,
-                                                        through, form, lake):
+                                                        through, form, lakes):
     """A move (or a re-forming in place) of any length and facing among friends and
-    enemies strewn about its path and end, with a lake somewhere, friends passed
+    enemies strewn about its path and end, with a lake or two somewhere, friends passed
     through or not: ground_refusal says the very same as asking every unit near the
     end and the ground's kinds (the first look leaves out only bases clear of it)."""
     from builders import rect
@@ -278,9 +279,9 @@ def test_a_moves_ground_is_judged_as_by_every_unit_near(at, facing, way, inches,
     for k, (dx, dy, f, kind, enemy) in enumerate(others):
         units.append(piece(f"o{k}", "red" if enemy else "blue", kind,
                            (to[0] + dx, to[1] + dy), facing=f))
-    lx, ly, w, h = lake
     try:
-        b = build_table(units, FS, terrain=[rect("lake", lx, ly, lx + w, ly + h)],
+        b = build_table(units, FS, terrain=[rect("lake", lx, ly, lx + w, ly + h)
+                                            for lx, ly, w, h in lakes],
                         options={"pass_through_friends": through}, width=80, height=75)
     except ScenarioError:
         assume(False)           # a base set in the lake

@@ -235,11 +235,13 @@ def ground_refusal(battle, unit, fp, path_from=None) -> str:
 
 def _impassable_under(battle, fp) -> frozenset:
     """The impassable kinds of area the base stands in (kinds_at's answer for them):
-    none when its box is apart from each such area's box (shapely's intersects, the
-    first test of kinds_at, is false then), without building the base's shape."""
+    none when its box is apart from the box of each such area (of each of its parts:
+    shapely's intersects, the first test of kinds_at, is false then), without building
+    the base's shape."""
     t = table_terrain(battle.battlefield)
-    boxes = ground.kept(battle, "impassable_boxes", (), lambda: tuple(
-        t.areas[k].bounds for k in IMPASSABLE_AREAS if k in t.areas))
+    boxes = ground.kept(battle, "impassable_boxes", (), lambda: tuple(   # each lake's own
+        g.bounds for k in IMPASSABLE_AREAS if k in t.areas          # (not the union's)
+        for g in getattr(t.areas[k], "geoms", (t.areas[k],))))
     x0, y0, x1, y1 = box(fp)
     if all(bx0 > x1 or x0 > bx1 or by0 > y1 or y0 > by1 for bx0, by0, bx1, by1 in boxes):
         return frozenset()
