@@ -27,7 +27,7 @@ class Bases:
     """Rows of every unit in `battle.units` (eliminated ones flagged, not dropped)."""
 
     __slots__ = ("ids", "index", "units", "x", "y", "fx", "fy", "hd", "hf", "r",
-                 "alive", "sides", "info", "charging")
+                 "alive", "sides", "info", "charging", "fps")
 
     def __init__(self, battle):
         self.fill(battle)
@@ -40,6 +40,7 @@ class Bases:
         t.ids, t.index, t.units, t.sides, t.info = (other.ids, other.index, list(other.units),
                                                     other.sides, battle.info)
         t.charging = dict(other.charging)
+        t.fps = list(other.fps)
         for name in ("x", "y", "fx", "fy", "hd", "hf", "r", "alive"):
             setattr(t, name, getattr(other, name).copy())
         for k, u in enumerate(battle.units.values()):
@@ -55,6 +56,7 @@ class Bases:
         self.ids = [u.id for u in units]
         self.index = {uid: k for k, uid in enumerate(self.ids)}
         self.units = units
+        self.fps = [None] * n                 # each row's base (its floats' source)
         self.x, self.y, self.fx, self.fy, self.hd, self.hf, self.r = (
             np.empty(n) for _ in range(7))
         self.alive = np.empty(n, dtype=bool)
@@ -66,6 +68,8 @@ class Bases:
     def put(self, battle, k: int, u) -> None:
         fp = footprint(battle, u)
         self.units[k] = u
+        if fp != self.fps[k]:                 # a new mark on the same base keeps the old
+            self.fps[k] = fp                  # (`surely_hidden` asks it by identity)
         self.x[k], self.y[k] = fp.x, fp.y
         self.fx[k], self.fy[k] = heading(fp.facing)
         self.hd[k], self.hf[k] = fp.depth / 2, fp.frontage / 2
@@ -222,18 +226,55 @@ def surely_hidden(battle, unit, targets) -> list:
     two (a friend in front, the enemy's first line): the bases that hid the most of
     its lines last time are tried first, in plain floats, and when one of them surely
     crosses every line the answer is in without the pass. (The tries only spare work:
-    a line is hidden by the test itself, on the bases as they stand.)"""
+    a line is hidden by the test itself, on the bases as they stand.)
+
+    A line found hidden is remembered with the base found across it: asked again with
+    the same ends (the same shooter and target, neither moved), it is hidden still while
+    that base lives on the very same footprint (the same test on the same floats), and no
+    pass is made for it. Three lines in four the commander asks are such repeats: units
+    held behind friends ask the same lines turn after turn."""
     if not targets:
         return []
     t = bases(battle)
+    memo = battle.kept("quickplay.hidden_by", dict)  # shooter -> {target: what hid it}
+    mine = memo.get(unit.id)
+    if not mine:
+        return _surely_hidden(battle, unit, targets, t, memo)
+    pos, fps, alive, no = unit.pos, t.fps, t.alive, (None, None, -1, None)
+    # (the test of `_still_across`, inline: asked of every line)
+    known = [h[0] == pos and h[1] == e.pos and fps[h[2]] is h[3] and bool(alive[h[2]])
+             for e in targets for h in (mine.get(e.id, no),)]
+    if not any(known):
+        return _surely_hidden(battle, unit, targets, t, memo)
+    if all(known):
+        return known
+    found = iter(_surely_hidden(battle, unit, [e for e, h in zip(targets, known) if not h],
+                                t, memo))
+    return [h or next(found) for h in known]
+
+
+def _still_across(hit, a, b, t: "Bases") -> bool:
+    """Is the line a-b the one remembered (a, b, row, footprint of a base across it), that
+    row's base alive on that very footprint? (The table keeps a row's footprint object
+    while the base stands as it was: one equal to the old is not put in its place; and
+    no two units share a footprint object, so the row is still that unit's.)"""
+    return hit is not None and hit[0] == a and hit[1] == b and t.fps[hit[2]] is hit[3] \
+        and bool(t.alive[hit[2]])
+
+
+def _surely_hidden(battle, unit, targets, t: "Bases", memo: dict) -> list:
+    """`surely_hidden` of lines not remembered: the carried bases, else the pass."""
     ends = [e.pos for e in targets]
     end_keys = [t.index.get(e.id, -2) for e in targets]
     me = t.index.get(unit.id, -1)
     carry = battle.kept("quickplay.blockers", dict)
     likely = [k for k in (t.index.get(uid, -1) for uid in carry.get(unit.id, ()))
               if k >= 0 and k != me and t.alive[k]]
-    if likely and _all_crossed(unit.pos, ends, end_keys, likely, t):
-        return [True] * len(targets)
+    if likely:
+        across = _all_crossed(unit.pos, ends, end_keys, likely, t)
+        if across is not None:
+            _remember(memo, unit, targets, across, t)
+            return [True] * len(targets)
     ax, ay = unit.pos
     reach = max(distance(unit.pos, e) for e in ends) + 8
     px, py = t.x - ax, t.y - ay
@@ -242,10 +283,11 @@ def surely_hidden(battle, unit, targets) -> list:
         keep[me] = False                    # the shooter is not in its own way
     idx = np.flatnonzero(keep)
     if len(idx) * len(targets) <= 24:       # a few pairs: plain floats beat numpy's calls
-        hidden, clear, blockers = _judged_few(unit.pos, ends, end_keys, idx.tolist(), t)
+        hidden, clear, blockers, across = _judged_few(unit.pos, ends, end_keys, idx.tolist(), t)
     else:
-        hidden, clear, blockers = _judged(unit.pos, ends, end_keys, idx, t)
+        hidden, clear, blockers, across = _judged(unit.pos, ends, end_keys, idx, t)
     if blockers:                            # the two bases across the most lines
+        _remember(memo, unit, targets, across, t)
         counts: dict = {}
         for k in blockers:
             counts[k] = counts.get(k, 0) + 1
@@ -259,14 +301,28 @@ def surely_hidden(battle, unit, targets) -> list:
     return hidden
 
 
+def _remember(memo: dict, unit, targets, across, t: "Bases") -> None:
+    """Keep, for each hidden line, the row of a base found across it (`across`: a row
+    a line, -1 for a line not hidden)."""
+    mine = memo.get(unit.id)
+    if mine is None:                        # (one entry a target: the last line asked)
+        mine = memo[unit.id] = {}
+    pos, fps = unit.pos, t.fps
+    for e, k in zip(targets, across):
+        if k >= 0:
+            mine[e.id] = (pos, e.pos, k, fps[k])
+
+
 def clear_lines(battle) -> set:
     """Lines (a, b, id at a, id at b) that surely cross no live base but those two, this
     battle version: `surely_hidden` found them so."""
     return battle.cached("quickplay.clear_lines", set)
 
 
-def _judged(origin, ends, end_keys, idx, t: Bases) -> tuple[list, list, list]:
-    """(surely hidden, surely clear, the rows of every base surely across a line) of each line origin -> end over the bases `idx`
+def _judged(origin, ends, end_keys, idx, t: Bases) -> tuple[list, list, list, list]:
+    """(surely hidden, surely clear, the rows of every base surely across a line, the
+    row of one base across each line or -1) of each line origin -> end over the bases
+    `idx`
     (the shooter left out; each end's own base too): hidden when some base within the
     line's length + 8 of the origin surely crosses it (the projections overlap by MARGIN
     on the base's two axes and the line's normal), clear when every base within that
@@ -291,7 +347,7 @@ def _judged(origin, ends, end_keys, idx, t: Bases) -> tuple[list, list, list]:
         e, k = near.nonzero()
     hidden = np.zeros(len(ends), dtype=bool)
     if not len(e):
-        return hidden.tolist(), long_.tolist(), []
+        return hidden.tolist(), long_.tolist(), [], [-1] * len(ends)
     tx_, ty_, nx_, ny_ = tx[e], ty[e], nx[e], ny[e]
     cx_, cy_, fx_, fy_, hd_, hf_ = cx[k], cy[k], fx[k], fy[k], hd[k], hf[k]
     crossed = dist[k] < lengths[e] + 8.0 - m
@@ -303,20 +359,24 @@ def _judged(origin, ends, end_keys, idx, t: Bases) -> tuple[list, list, list]:
     o = np.abs(cx_ * nx_ + cy_ * ny_)
     crossed &= (o < reach - m) & long_[e]
     hidden[e[crossed]] = True
-    blockers = idx[k[crossed]].tolist()
+    rows = idx[k[crossed]]
+    blockers = rows.tolist()
+    across = np.full(len(ends), -1)
+    across[e[crossed]] = rows
+    across = across.tolist()
     open_ = long_ & ~hidden
     if not open_.any():                         # every line hidden: none is clear
-        return hidden.tolist(), open_.tolist(), blockers
+        return hidden.tolist(), open_.tolist(), blockers, across
     # a line not hidden is clear when every base near it shows daylight on some axis
     apart = o > reach + m
     for s, c, half in ends_on:
         apart |= (np.minimum(s, 0.0) > c + half + m) | (np.maximum(s, 0.0) < c - half - m)
     touched = np.zeros(len(ends), dtype=bool)          # some base maybe meets the line
     touched[e[~apart]] = True
-    return hidden.tolist(), (open_ & ~touched).tolist(), blockers
+    return hidden.tolist(), (open_ & ~touched).tolist(), blockers, across
 
 
-def _judged_few(origin, ends, end_keys, keys, t: Bases) -> tuple[list, list, list]:
+def _judged_few(origin, ends, end_keys, keys, t: Bases) -> tuple[list, list, list, list]:
     """`_judged` pair by pair in plain floats, for a few bases (rows `keys`): the same
     tests with the same MARGIN (math's hypot may differ from numpy's in the last bit,
     far inside the margin)."""
@@ -324,7 +384,7 @@ def _judged_few(origin, ends, end_keys, keys, t: Bases) -> tuple[list, list, lis
     ax, ay = origin
     rows = list(zip(keys, t.x[keys].tolist(), t.y[keys].tolist(), t.fx[keys].tolist(),
                     t.fy[keys].tolist(), t.hd[keys].tolist(), t.hf[keys].tolist()))
-    hidden, clear, blockers = [], [], []
+    hidden, clear, blockers, across = [], [], [], []
     for (ex, ey), ek in zip(ends, end_keys):
         tx, ty = ex - ax, ey - ay
         length = math.hypot(tx, ty)
@@ -345,26 +405,32 @@ def _judged_few(origin, ends, end_keys, keys, t: Bases) -> tuple[list, list, lis
                 reach = abs(fx * nx + fy * ny) * hd + abs(-fy * nx + fx * ny) * hf
                 o = abs(cx * nx + cy * ny)
                 if crossed and o < reach - m:
+                    if not hit:
+                        across.append(k)
                     hit = True
                     blockers.append(k)
                 touched = touched or not (apart or o > reach + m)
         hidden.append(hit)
+        if not hit:
+            across.append(-1)
         clear.append(length > m and not touched)
-    return hidden, clear, blockers
+    return hidden, clear, blockers, across
 
 
-def _all_crossed(origin, ends, end_keys, keys, t: Bases) -> bool:
-    """Is every line origin -> end surely crossed by one of the bases of rows `keys`
-    (`_judged_few`'s test of a hidden line)? Stops at the first line none crosses."""
+def _all_crossed(origin, ends, end_keys, keys, t: Bases) -> list | None:
+    """The row of a base of rows `keys` surely across each line origin -> end
+    (`_judged_few`'s test of a hidden line), or None when some line none crosses
+    (stopping at the first such line)."""
     m = MARGIN
     ax, ay = origin
     rows = [(k, float(t.x[k]) - ax, float(t.y[k]) - ay, float(t.fx[k]), float(t.fy[k]),
              float(t.hd[k]), float(t.hf[k])) for k in keys]
+    across = []
     for (ex, ey), ek in zip(ends, end_keys):
         tx, ty = ex - ax, ey - ay
         length = math.hypot(tx, ty)
         if not length > m:
-            return False
+            return None
         nx, ny = -ty / length, tx / length
         for k, cx, cy, fx, fy, hd, hf in rows:
             if k == ek or not math.hypot(cx, cy) < length + 8.0 - m:
@@ -377,7 +443,8 @@ def _all_crossed(origin, ends, end_keys, keys, t: Bases) -> bool:
                 continue
             reach = abs(fx * nx + fy * ny) * hd + abs(-fy * nx + fx * ny) * hf
             if abs(cx * nx + cy * ny) < reach - m:                 # the line's normal
+                across.append(k)
                 break
         else:
-            return False
-    return True
+            return None
+    return across

@@ -264,22 +264,27 @@ def landing(battle, unit, far):
     could meet the circle of the unit's base somewhere on that line, then each spot is
     judged in plain floats (the same squared distances as numpy's, element by element),
     the nearest base asked first: most spots that land on a base land on the unit
-    ahead."""
-    import numpy as np
-    from .bases import bases, from_segment
-    t = bases(battle)
-    fp = footprint(battle, unit)
-    half = math.hypot(fp.frontage, fp.depth) / 2 + 1e-6 + 1e-5     # overlap's circles
-    _, _, qx, qy = from_segment(t, unit.pos, far)
-    lim = t.r + (half + 0.01 + 1e-3)      # a spot lies within 0.01 of the line
-    rows = np.flatnonzero(t.alive & (qx * qx + qy * qy <= lim * lim))
-    near = list(zip(rows.tolist(), t.x[rows].tolist(), t.y[rows].tolist(),
-                    t.r[rows].tolist()))
+    ahead.
+
+    A unit held behind friends lands on them turn after turn: the (up to three) bases
+    its last spots landed on are asked first (the very test: alive, within 10 inches,
+    overlapping), and the numpy pass is made only for a spot they do not settle."""
+    carried = battle.kept("quickplay.landed_on", dict)  # unit id -> bases landed on last
     form = unit.formation
     ten = (10 + 1e-6) ** 2
+    gathered: list = []
+    units = battle.units
 
     def lands(to, facing) -> bool:
         end = footprint(battle, unit, x=to[0], y=to[1], facing=facing, formation=form)
+        for oid in carried.get(unit.id, ()):
+            o = units[oid] if oid in units else None
+            if o is not None and not o.eliminated and oid != unit.id and \
+                    distance(o.pos, end.centre) <= 10 and overlap(end, footprint(battle, o)):
+                return True
+        if not gathered:
+            gathered.append(_near_line(battle, unit, far))
+        t, half, near = gathered[0]
         ex, ey = end.x, end.y
         hits = []
         for k, x, y, r in near:
@@ -293,9 +298,26 @@ def landing(battle, unit, far):
             o = t.units[k]
             if o.id != unit.id and distance(o.pos, end.centre) <= 10 and \
                     overlap(end, footprint(battle, o)):
+                carried[unit.id] = (o.id,) + tuple(
+                    i for i in carried.get(unit.id, ()) if i != o.id)[:2]
                 return True
         return False
     return lands
+
+
+def _near_line(battle, unit, far) -> tuple:
+    """(the base table, the radius of the unit's circle, [(row, x, y, r)] of the live
+    bases whose circle could meet it somewhere on the line from its centre to `far`)."""
+    import numpy as np
+    from .bases import bases, from_segment
+    t = bases(battle)
+    fp = footprint(battle, unit)
+    half = math.hypot(fp.frontage, fp.depth) / 2 + 1e-6 + 1e-5     # overlap's circles
+    _, _, qx, qy = from_segment(t, unit.pos, far)
+    lim = t.r + (half + 0.01 + 1e-3)      # a spot lies within 0.01 of the line
+    rows = np.flatnonzero(t.alive & (qx * qx + qy * qy <= lim * lim))
+    return t, half, list(zip(rows.tolist(), t.x[rows].tolist(), t.y[rows].tolist(),
+                       t.r[rows].tolist()))
 
 
 def resolve_move_unit(battle, action, dice) -> list:
