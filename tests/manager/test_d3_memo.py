@@ -74,8 +74,7 @@ def test_d3_memos_answer_as_afresh_in_play(monkeypatch):
     ap.step()
     while not s.battle.state.over and s.battle.state.turn <= 3:
         ap.play_turn()
-    # (the best shot stops judging once no other can beat it, and shots are kept across
-    # battle versions while no base near the line moves: fewer lines are asked; the
+    # (the best shot stops judging once no other can beat it: fewer lines are asked; the
     # commander passes over moves another unit refuses before their ground is asked)
     assert seen["ground"][1] > 50 and seen["sight"][1] > 20, seen
     assert seen["ground"][0] > 100 and seen["sight"][0] > 50, seen
@@ -119,9 +118,7 @@ def test_d3_shot_reach_and_cover_memos_answer_as_afresh_in_play(monkeypatch):
     ap.step()
     while not s.battle.state.over and s.battle.state.turn <= 3:
         ap.play_turn()
-    # (shots kept across battle versions while no base near the line moves ask the
-    # reach again less often: 65 from memory here, was 100+)
-    assert seen["reach"][1] > 40 and seen["reach"][0] > 100, seen
+    assert seen["reach"][1] > 100 and seen["reach"][0] > 100, seen
     assert seen["cover"][1] > 100 and seen["cover"][0] > 20, seen
 
 

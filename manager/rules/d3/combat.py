@@ -25,12 +25,10 @@ from ...footprint import (angle_between, aspect, bearing, distance, heading, ins
 from ...odds import Dist, Odds, OddsLine
 from ...ground_memo import on_ground
 from ..common import Melee, charges_by_target, find_melee
-from . import near_lines
 from .moves import own_unit
-from .near_lines import base_of
 from .tables import CHARGE_BONUS, FIRE_ARC, MOVE, RANGE, SHOT_MINUS
-from .units import (HALF_DIAGONAL, activate, activation_chance, engaged, footprint, in_cover, in_town,
-                    inactive, near, on_hilltop, reroller, sight_refusal, utype)
+from .units import (activate, activation_chance, engaged, footprint, in_cover, in_town,
+                    inactive, kept_for, near, on_hilltop, reroller, sight_refusal, utype)
 
 
 @dataclass(frozen=True)
@@ -40,28 +38,11 @@ class Strike:
 
 
 def shot(battle, unit, target) -> Strike:
-    """The shot's dice, or IllegalAction saying why there is none: kept while the two
-    bases stand and no base near the line changes (`near_lines`: the commander asks it
-    in the move phase, in the shoot phase and again next turn; its legal(), its odds,
-    the session's check and the resolution ask the same). sight_refusal scans the bases
-    whose centre lies within the largest half-diagonal of the line from the front."""
-    k = abs(float(battle.option("frontage_scale", 1.0) or 1.0))
-    return near_lines.kept(battle, _shot_key(unit, target),
-                           lambda: (footprint(battle, unit).front_centre(), target.pos),
-                           HALF_DIAGONAL * k + 0.01, lambda: _shot(battle, unit, target))
-
-
-def known_shot(battle, unit, target, default=None):
-    """shot's kept answer (a Strike, or the IllegalAction it would raise) if it still
-    holds, else `default`: a look that works nothing out."""
-    return near_lines.known(battle, _shot_key(unit, target), default)
-
-
-def _shot_key(unit, target) -> tuple:
-    """The key names both bases and the target's side and state: `_shot` reads nothing
-    else of them, and the ground's answers hang on those bases alone."""
-    return ("shot", unit.id, target.id, base_of(unit), base_of(target), target.side,
-            target.eliminated)
+    """The shot's dice, or IllegalAction saying why there is none: remembered until the
+    battle next changes (the commander's legal(), its odds, the session's check and the
+    resolution ask the same), for these very unit records."""
+    return kept_for(battle, "d3.shots", (unit.id, target.id), unit, target,
+                    lambda: _shot(battle, unit, target))
 
 
 def _shot(battle, unit, target) -> Strike:

@@ -15,8 +15,8 @@ from ...game_actions import Fire, MoveLeader, MoveUnit
 from ...model.forces import mark
 from ..common import OrdersCommander
 from .cavalry import CavalryMixin
-from .combat import (Strike, fire_odds, in_range_candidates, known_shot, melees, shot,
-                     shooter_refusal, shot_bound, surely_out_of_range)
+from .combat import (fire_odds, in_range_candidates, melees, shot, shooter_refusal,
+                     shot_bound, surely_out_of_range)
 from .tables import GENERAL_MOVE, MOVE, RANGE
 from .moves import lands_on_another, surely_blocked_each, surely_refused_by_units
 from .reroll import RerollActivation, pending
@@ -25,11 +25,6 @@ from .units import near, reroller, surely_hidden, threatened_general, utype
 class Commander(CavalryMixin, OrdersCommander):
     ruleset_id = "d3"
     steps = {"move": "_move", "shoot": "_shoot", "melee": "_melee"}
-
-    def __init__(self, battle, side: str):
-        super().__init__(battle, side)
-        self._could_hit: dict = {}   # shooter id -> the last target _can_shoot found: only
-                                     # an order to ask in (no answer hangs on it)
 
     def legal(self, action) -> bool:
         """The rules' check; a move another unit stands in the way of is refused first
@@ -152,14 +147,6 @@ class Commander(CavalryMixin, OrdersCommander):
         """Any(_can_shoot): the lines of sight a friend's base surely blocks are judged
         together first (`surely_hidden`: only shots the rules refuse are passed over)."""
         b = self.battle
-        # the target it could shoot last time, first: where its shot still stands (kept
-        # by `combat.shot`), any() is True without the scan. A candidate it can shoot is
-        # one in_range_candidates lists (_can_shoot asks its very tests), so the answer
-        # is the same whichever candidate is asked first.
-        e = b.units.get(self._could_hit.get(u.id, ""))
-        if e is not None and not e.eliminated and isinstance(
-                known_shot(b, u, e), Strike) and self._can_shoot(u, e):
-            return True
         cands = in_range_candidates(b, u, RANGE[utype(u)] + 4, b.enemy_of(self.side))
         return any(not hidden and self._can_shoot(u, e)
                    for e, hidden in zip(cands, _hidden(b, u, cands)))
@@ -170,7 +157,6 @@ class Commander(CavalryMixin, OrdersCommander):
             return False
         try:
             shot(self.battle, u, e)
-            self._could_hit[u.id] = e.id
             return True
         except IllegalAction:
             return False

@@ -404,16 +404,7 @@ def _row(battle, u) -> tuple:
 
 
 def threatened_general(battle, leader) -> bool:
-    """An enemy unit within 6 inches with no friendly unit between them. Kept while no
-    base whose centre lies within 10 inches of him changes (`near_lines`): the
-    commander asks it of every general before each order of the move phase."""
-    from . import near_lines
-    return near_lines.kept(battle, ("threatened", leader.id, leader.pos, leader.side),
-                           lambda: (leader.pos, leader.pos), 10.01,
-                           lambda: _threatened(battle, leader))
-
-
-def _threatened(battle, leader) -> bool:
+    """An enemy unit within 6 inches with no friendly unit between them."""
     for e in near(battle, leader.pos, 10, battle.enemy_of(leader.side)):
         fp = footprint(battle, e)
         if fp.polygon().distance(Point(leader.pos)) > 6:
