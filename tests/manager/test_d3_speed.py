@@ -120,7 +120,7 @@ def test_d3_ground_refusal_box_checks_are_not_vacuous():
     from manager.rules.d3.units import _boxes, _meets, footprint, ground_refusal, utype
     b = _battle("hanau")
     boxes = _boxes(b.battlefield)
-    assert boxes.areas and boxes.towns and boxes.water
+    assert boxes.refusing and boxes.towns and boxes.water
     u = next(u for u in b.live_units() if utype(u) == "cavalry")
     reasons, in_the_open = set(), 0
     for x in range(2, 47, 2):
@@ -132,7 +132,7 @@ def test_d3_ground_refusal_box_checks_are_not_vacuous():
                 why = ground_refusal(b, u, start, end)
                 assert why == _old_ground_refusal(b, u, start, end)
                 reasons.add(why)
-                in_the_open += not _meets(box(start, end), boxes.areas)
+                in_the_open += not _meets(box(start, end), boxes.refusing)
     assert in_the_open > 50
     assert {"only skirmishers enter woods", "marsh and lakes are impassable",
             "only infantry and skirmishers enter difficult ground", ""} <= reasons

@@ -192,8 +192,9 @@ def _terrain_refusal(battle, unit, kind, start: Footprint, end: Footprint) -> st
     t = table_terrain(bf)
     boxes = _boxes(bf)
     sweep = box(start, end)
-    # a hull whose box meets no area's box touches none: the hull is not even built
-    crossed = t.kinds_at(Sweep(start, end).hull) if _meets(sweep, boxes.areas) else ()
+    # only these kinds refuse a move: a hull whose box meets none of their boxes touches
+    # none of them, and is not even built (hills and towns are most of Austerlitz's)
+    crossed = t.kinds_at(Sweep(start, end).hull) if _meets(sweep, boxes.refusing) else ()
     if "lake" in crossed or "marsh" in crossed:
         return "marsh and lakes are impassable"
     if "woods" in crossed and kind != "skirmishers":
@@ -237,14 +238,18 @@ def _near_path(battle, start: Footprint, end: Footprint) -> list:
             if distance(o.pos, end.centre) <= reach]
 
 
+REFUSING = ("lake", "marsh", "woods", "rough")     # the area kinds _terrain_refusal reads
+
+
 class _Boxes:
-    """The bounds of the table's area pieces (all, and towns) and of its rivers and
-    streams, once per battlefield: a move whose box meets none of them crosses none, so
-    no shape need be built (shapely's tests are false for shapes whose boxes are apart)."""
+    """The bounds of the table's area pieces (those that refuse a move, and towns) and of
+    its rivers and streams, once per battlefield: a move whose box meets none of them
+    crosses none, so no shape need be built (shapely's tests are false for shapes whose
+    boxes are apart)."""
 
     def __init__(self, battlefield):
         t = table_terrain(battlefield)
-        self.areas = [shape.bounds for _kind, shape, _ in t.pieces]
+        self.refusing = [shape.bounds for kind, shape, _ in t.pieces if kind in REFUSING]
         self.towns = [shape.bounds for kind, shape, _ in t.pieces if kind == "town"]
         self.water = [line.bounds for k in ("river", "stream") for _, line in t.lines.get(k, [])]
 
