@@ -20,7 +20,7 @@ from ...actions import need
 from ...events import MeleeResolved, declare_event
 from ...footprint import distance, heading, inside, slide
 from ...model.forces import mark
-from ..common import find_melee as find, melees  # noqa: F401  (melees: for the ruleset)
+from ..common import Melee, find_melee as find, melees  # noqa: F401  (melees: for the ruleset)
 from .losses import (eliminate, half_up, hit_leaders_check, moved_leaders, retreat,
                      saving_rolls, settle, take_casualties)
 from .morale import check
@@ -334,3 +334,24 @@ def _summary(events) -> str:
     from .morale import MoraleChecked
     checks = [e for e in events if isinstance(e, MoraleChecked) and e.column == "lost melee"]
     return f"{checks[-1].unit} lost ({checks[-1].result})" if checks else "decided"
+
+
+def setup(battle, m: Melee) -> tuple:
+    """What both walks (stepwise, melee_exact) read before the dice: the defender, the
+    attackers and their lead, the reaction, who strikes first, the charge's strength and
+    its losses to fire so far, both sides' bonuses, the losses already checked, the
+    square's rule against horse and the charger-check option. Reads only."""
+    d = battle.units[m.defender]
+    attackers = [battle.units[a] for a in m.attackers]
+    lead = attackers[0]
+    reaction = mark(d, "reaction", "stand")
+    first = _first_striker(battle, d, lead, reaction)
+    charged_with = mark(lead, "charge_strength", lead.hits)
+    before = charged_with - lead.hits               # lost to fire since the charge began
+    bonus_a, bonus_d = bonus(battle, attackers), bonus(battle, [d])
+    bonus_d += mark(d, "pre_melee", 0)             # first / support fire taken as steps
+    checked = charged_with - mark(lead, "checked_at", charged_with)   # losses checked
+    square_rule = d.formation == "square" and any(arm(a) == "cavalry" for a in attackers)
+    check_on = battle.option("charger_check") == "charged_column"
+    return (d, attackers, lead, reaction, first, charged_with, before, bonus_a, bonus_d,
+            checked, square_rule, check_on)

@@ -19,9 +19,8 @@ from ...model.forces import mark
 from ...odds import Dist, Odds, OddsLine
 from ..common import Melee
 from .battery_odds import bonus_without, stray_risk
-from .melee import _first_striker, bonus, charged_now
+from .melee import charged_now, setup
 from .melee_odds import _Pmfs, _shared_support
-from .state import arm
 
 OUTCOMES = ("attacker wins", "defender wins", "charge halted", "charge fails (morale)")
 POINT = ([1], 1)                      # no casualties, for sure
@@ -117,20 +116,10 @@ class _Sums:
 def exact_melee_odds(battle, m: Melee, support=None, shared=None) -> Odds:
     """melee_odds(exact=True): stepwise's walk with whole-number weights."""
     pm = _Ints(battle)
-    d = battle.units[m.defender]
-    attackers = [battle.units[a] for a in m.attackers]
-    lead = attackers[0]
-    reaction = mark(d, "reaction", "stand")
-    first = _first_striker(battle, d, lead, reaction)
-    charged_with = mark(lead, "charge_strength", lead.hits)
-    before = charged_with - lead.hits               # lost to fire since the charge began
+    (d, attackers, lead, reaction, first, charged_with, before, bonus_a, bonus_d, checked,
+     square_rule, check_on) = setup(battle, m)
     wa, ta = pm.of(_shared_support(shared, battle, m, d.side, lead, support))
     wd, td = pm.of(_shared_support(shared, battle, m, lead.side, d, support))
-    bonus_a, bonus_d = bonus(battle, attackers), bonus(battle, [d])
-    bonus_d += mark(d, "pre_melee", 0)             # first / support fire taken as steps
-    checked = charged_with - mark(lead, "checked_at", charged_with)   # losses checked
-    square_rule = d.formation == "square" and any(arm(a) == "cavalry" for a in attackers)
-    check_on = battle.option("charger_check") == "charged_column"
     others = POINT
     for a in attackers[1:]:
         others = _conv(others, pm.lost(a, d, a.hits, a.disordered, charged_now(battle, a), d))

@@ -17,7 +17,7 @@ from ...odds import Dist, Odds, OddsLine
 from ..common import Melee
 from .fire import casualty_dist, close_shot
 from .losses import half_up, save_for
-from .melee import _first_striker, bonus, charged_now, striker
+from .melee import charged_now, setup, striker
 from .battery_odds import bonus_without as _bonus_without, on_trial, stray_risk
 from .morale import column_table, modifiers
 from .state import arm, firing_figures, dice_for
@@ -193,23 +193,13 @@ def stepwise(battle, m: Melee, support=None, exact: bool = True, shared=None) ->
     the reference melee_exact is tested against) or floats (the commander's odds)."""
     pm = _Pmfs(battle, exact)
     one = Fraction(1) if exact else 1.0
-    d = battle.units[m.defender]
-    attackers = [battle.units[a] for a in m.attackers]
-    lead = attackers[0]
-    reaction = mark(d, "reaction", "stand")
-    first = _first_striker(battle, d, lead, reaction)
-    charged_with = mark(lead, "charge_strength", lead.hits)
-    before = charged_with - lead.hits               # lost to fire since the charge began
+    (d, attackers, lead, reaction, first, charged_with, before, bonus_a, bonus_d, checked,
+     square_rule, check_on) = setup(battle, m)
     sup_on_a = pm.of(_shared_support(shared, battle, m, d.side, lead, support))
     sup_on_d = pm.of(_shared_support(shared, battle, m, lead.side, d, support))
-    bonus_a, bonus_d = bonus(battle, attackers), bonus(battle, [d])
-    bonus_d += mark(d, "pre_melee", 0)             # first / support fire taken as steps
-    checked = charged_with - mark(lead, "checked_at", charged_with)   # losses checked
-    square_rule = d.formation == "square" and any(arm(a) == "cavalry" for a in attackers)
     out = {"attacker wins": 0 * one, "defender wins": 0 * one,
            "charge halted": 0 * one, "charge fails (morale)": 0 * one}
     on_d, on_a = [0 * one], [0 * one]
-    check_on = battle.option("charger_check") == "charged_column"
     others = [one]
     for a in attackers[1:]:
         others = _add(others, pm.lost(a, d, a.hits, a.disordered, charged_now(battle, a), d))
