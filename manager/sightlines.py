@@ -53,32 +53,21 @@ def surely_crossed_arrays(origin, ends, end_keys, keys, ox, oy, fx, fy, hd, hf, 
     """`surely_crossed` of blockers given as arrays (centres ox, oy, facing unit vectors
     fx, fy, half depths hd, half frontages hf, and integer `keys` naming them, compared
     with `end_keys` and the shooter's `scan_key`): for callers that keep the bases in
-    arrays. A numpy bool per end.
-
-    The scan's own bounds (reach, the shooter, the end's unit) are tested on the pairs
-    the line's normal leaves (`_hits`), not on the whole table of pairs: the same
-    element-wise tests on the same floats, on far fewer elements."""
+    arrays. A numpy bool per end."""
     ax, ay = origin
     tx = np.array([e[0] for e in ends], dtype=float) - ax
     ty = np.array([e[1] for e in ends], dtype=float) - ay
     lengths = np.hypot(tx, ty)
     sx, sy = scan_xy
-    away = np.hypot(ox - sx, oy - sy)
-    end_keys = np.asarray(end_keys)
-
-    def scanned(e, k):
-        return (away[k] < lengths[e] + reach_extra - MARGIN) & (keys[k] != scan_key) & \
-            (keys[k] != end_keys[e])
-
-    return _hits(ax, ay, tx, ty, lengths, ox, oy, fx, fy, hd, hf, None, centre_within,
-                 scanned)
+    ok = np.hypot(ox - sx, oy - sy)[None, :] < lengths[:, None] + reach_extra - MARGIN
+    ok &= (keys != scan_key)[None, :]
+    ok &= keys[None, :] != np.asarray(end_keys)[:, None]
+    return _hits(ax, ay, tx, ty, lengths, ox, oy, fx, fy, hd, hf, ok, centre_within)
 
 
-def _hits(ax, ay, tx, ty, lengths, ox, oy, fx, fy, hd, hf, ok, centre_within,
-          scanned=None):
+def _hits(ax, ay, tx, ty, lengths, ox, oy, fx, fy, hd, hf, ok, centre_within):
     """The separating-axis test of each line (tx, ty from the origin) against each base
-    the scan would test (`ok`, a table of pairs; or `scanned(e, k)`, asked of the
-    pairs the line's normal leaves): a numpy bool per line.
+    the scan would test (`ok`): a numpy bool per line.
 
     The line's own normal first: the base's corners must lie on both sides of the line,
     and a base reaches across it no farther than its half diagonal, so pairs beyond that
@@ -89,11 +78,7 @@ def _hits(ax, ay, tx, ty, lengths, ox, oy, fx, fy, hd, hf, ok, centre_within,
     with np.errstate(invalid="ignore", divide="ignore"):     # (one context: it is slow)
         nx, ny = -ty / lengths, tx / lengths
         off = cx[None, :] * nx[:, None] + cy[None, :] * ny[:, None]
-        near = np.abs(off) < np.hypot(hd, hf)[None, :] + m
-        e, k = (near if ok is None else ok & near).nonzero()
-        if scanned is not None and len(e):
-            keep = scanned(e, k).nonzero()[0]
-            e, k = e[keep], k[keep]
+        e, k = (ok & (np.abs(off) < np.hypot(hd, hf)[None, :] + m)).nonzero()
         out = np.zeros(len(tx), dtype=bool)
         if not len(e):
             return out

@@ -83,22 +83,18 @@ class UnitGrid:
         self.sk = sorted(range(len(lx)), key=lx.__getitem__)
         self.sx = [lx[k] for k in self.sk]
 
-    def band(self, x0: float, x1: float) -> list:
-        """Places (in the grid's order) of the units whose centre's x lies in [x0, x1],
-        and maybe a few just beyond (BAND)."""
+    def span(self, x0: float, x1: float) -> tuple[int, int]:
+        """(lo, hi): `sk[lo:hi]` are the places of the units whose centre's x lies in
+        [x0, x1] (the centres sorted by x on first use)."""
         if self.sx is None:
             self._sort()
-        sx = self.sx
-        return sorted(self.sk[bisect_left(sx, x0 - BAND):bisect_right(sx, x1 + BAND)])
+        return bisect_left(self.sx, x0), bisect_right(self.sx, x1)
 
     def within(self, xy, reach: float) -> list:
         """Units whose centre is within `reach` of xy (the scan's test), in order."""
         x, y = xy
         r = reach + SLACK
-        if self.sx is None:
-            self._sort()
-        sx = self.sx
-        lo, hi = bisect_left(sx, x - r - BAND), bisect_right(sx, x + r + BAND)
+        lo, hi = self.span(x - r - BAND, x + r + BAND)
         if hi - lo > NARROW:
             return self._within(xy, reach)
         lx, ly, units = self.lx, self.ly, self.units
@@ -137,13 +133,7 @@ class UnitGrid:
         beyond: callers apply their own exact test), in order."""
         (ax, ay), (bx, by) = a, b
         m = margin + SLACK
-        if self.sx is None:
-            self._sort()
-        sx = self.sx
-        if ax <= bx:
-            lo, hi = bisect_left(sx, ax - m - BAND), bisect_right(sx, bx + m + BAND)
-        else:
-            lo, hi = bisect_left(sx, bx - m - BAND), bisect_right(sx, ax + m + BAND)
+        lo, hi = self.span(min(ax, bx) - m - BAND, max(ax, bx) + m + BAND)
         if hi - lo > NARROW:
             return self._along(a, b, margin)
         dx, dy = bx - ax, by - ay
@@ -308,10 +298,11 @@ def charged_ids(battle, side: str, mark) -> frozenset:
         mark(u, "charging") for u in battle.live_units(side)))
 
 
-def own_base(battle, key: str, unit, build):
-    """A unit's own base (`build()`), memoised under `key`: the inch rulesets ask for it
-    thousands of times a turn of units that did not change, and a trial copy of a unit
-    is another object, so it never gets the memo's answer."""
+def own_base(battle, key: str, unit, build, *args):
+    """A unit's own base (`build(*args)`), memoised under `key`: the inch rulesets ask
+    for it thousands of times a turn of units that did not change, and a trial copy of a
+    unit is another object, so it never gets the memo's answer. (The builder's
+    arguments are passed, not closed over: no closure built per ask, ~40,000 a turn.)"""
     # kept across the battle's changes, not cleared with its cache: most units do not
     # change in an action, and one that does is another record (its old base never
     # answers for it); a new scenario info (the options scale bases) is a miss too
@@ -321,7 +312,7 @@ def own_base(battle, key: str, unit, build):
     hit = memo.get(unit.id)
     if hit is not None and hit[0] is unit and hit[1] is battle.info:
         return hit[2]
-    fp = build()
+    fp = build(*args)
     memo[unit.id] = (unit, battle.info, fp)
     return fp
 
@@ -346,11 +337,7 @@ def landing_on(battle, unit, end, footprint, reach: float = 10.0):
     r = reach + SLACK
     rad, top = radii_list(battle, footprint)
     w = min(r, top + c) + BAND              # no centre farther in x can pass both tests
-    sx = g.sx
-    if sx is None:
-        g._sort()
-        sx = g.sx
-    lo, hi = bisect_left(sx, ex - w), bisect_right(sx, ex + w)
+    lo, hi = g.span(ex - w, ex + w)
     if hi - lo > NARROW:
         return _landing_on(battle, unit, end, footprint, reach)
     lx, ly, r2, near = g.lx, g.ly, r * r, []

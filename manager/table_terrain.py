@@ -53,6 +53,7 @@ class TableTerrain:
         self._unions: dict = {}                         # kinds -> union of those areas
         self._unions_prepared: dict = {}                # kinds -> that union, prepared
         self._boxes = [(kind, shape.bounds) for kind, shape, _ in self.pieces]
+        self._kind_boxes: dict = {}                     # kinds -> their pieces' boxes
         self._hill_boxes = [shape.bounds for _, shape in self.hill_shapes]
         roads = [g for _, g in self.lines.get("road", [])]
         self.road = unary_union(roads).buffer(ROAD_WIDTH) if roads else None
@@ -69,6 +70,16 @@ class TableTerrain:
                              area > SURE and p.contains(shape)
                              or self.areas[k].intersection(shape).area
                              + (0 if area else 1) > 1e-6))
+
+    def may_touch(self, bounds, kinds) -> bool:
+        """Could a shape within `bounds` (minx, miny, maxx, maxy) touch an area of these
+        kinds? False only when its box is apart from the box of every piece of them:
+        then kinds_at would name none of them (shapely's intersects is false), and no
+        shape need be built to ask."""
+        boxes = self._kind_boxes.get(kinds)
+        if boxes is None:
+            boxes = self._kind_boxes[kinds] = [b for k, b in self._boxes if k in kinds]
+        return any(_meets(bounds, b) for b in boxes)
 
     def kinds_at_point(self, xy) -> frozenset:
         pt = point(xy)

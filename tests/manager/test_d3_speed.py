@@ -117,10 +117,12 @@ def test_d3_ground_refusal_box_checks_are_not_vacuous():
     """On Hanau the box pre-checks pass over many moves in the open, and the shapes still
     refuse the wood, the marsh, rough ground and the river's crossing, as before."""
     from manager.footprint import box, heading
-    from manager.rules.d3.units import _boxes, _meets, footprint, ground_refusal, utype
+    from manager.rules.d3.units import REFUSING, _boxes, footprint, ground_refusal, utype
+    from manager.table_terrain import table_terrain
     b = _battle("hanau")
-    boxes = _boxes(b.battlefield)
-    assert boxes.refusing and boxes.towns and boxes.water
+    boxes, t = _boxes(b.battlefield), table_terrain(b.battlefield)
+    whole = (0.0, 0.0, b.battlefield.width, b.battlefield.height)
+    assert t.may_touch(whole, REFUSING) and boxes.towns and boxes.water
     u = next(u for u in b.live_units() if utype(u) == "cavalry")
     reasons, in_the_open = set(), 0
     for x in range(2, 47, 2):
@@ -132,7 +134,7 @@ def test_d3_ground_refusal_box_checks_are_not_vacuous():
                 why = ground_refusal(b, u, start, end)
                 assert why == _old_ground_refusal(b, u, start, end)
                 reasons.add(why)
-                in_the_open += not _meets(box(start, end), boxes.refusing)
+                in_the_open += not t.may_touch(box(start, end), REFUSING)
     assert in_the_open > 50
     assert {"only skirmishers enter woods", "marsh and lakes are impassable",
             "only infantry and skirmishers enter difficult ground", ""} <= reasons

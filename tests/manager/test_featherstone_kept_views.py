@@ -1,6 +1,6 @@
 """Issue 17, sixth session: Featherstone's engaged units read from the chargers view kept
-from the change journal, and a unit's own base read from its memo inline, answer as the
-plain scan and the plain build do at every step of play."""
+from the change journal, and a unit's own base read from its memo (spatial.own_base),
+answer as the plain scan and the plain build do at every step of play."""
 from __future__ import annotations
 
 import sys
@@ -24,7 +24,7 @@ def plain_engaged(battle) -> frozenset:
 def test_engaged_and_own_bases_are_the_plain_ones_in_play():
     """Every step of 3 Austerlitz turns: the engaged ids are the scan of every live
     unit's charging mark, and each live unit's base (asked twice: the build, then the
-    memo read inline) is the one built afresh; some steps have units engaged."""
+    memo's answer) is the one built afresh; some steps have units engaged."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from bench_common import AUSTERLITZ, scenario
     s = Session(scenario(AUSTERLITZ, "featherstone", seed=1, turns=3))

@@ -42,7 +42,7 @@ def taken(unit) -> int:
 def footprint(battle, unit, x=None, y=None, facing=None) -> Footprint:
     if x is None and y is None and facing is None:     # its own base: once per version
         return spatial.own_base(battle, "d3.footprints", unit,
-                                lambda: _footprint(battle, unit, None, None, None))
+                                _footprint, battle, unit, None, None, None)
     return _footprint(battle, unit, x, y, facing)
 
 
@@ -194,7 +194,7 @@ def _terrain_refusal(battle, unit, kind, start: Footprint, end: Footprint) -> st
     sweep = box(start, end)
     # only these kinds refuse a move: a hull whose box meets none of their boxes touches
     # none of them, and is not even built (hills and towns are most of Austerlitz's)
-    crossed = t.kinds_at(Sweep(start, end).hull) if _meets(sweep, boxes.refusing) else ()
+    crossed = t.kinds_at(Sweep(start, end).hull) if t.may_touch(sweep, REFUSING) else ()
     if "lake" in crossed or "marsh" in crossed:
         return "marsh and lakes are impassable"
     if "woods" in crossed and kind != "skirmishers":
@@ -242,14 +242,12 @@ REFUSING = ("lake", "marsh", "woods", "rough")     # the area kinds _terrain_ref
 
 
 class _Boxes:
-    """The bounds of the table's area pieces (those that refuse a move, and towns) and of
-    its rivers and streams, once per battlefield: a move whose box meets none of them
-    crosses none, so no shape need be built (shapely's tests are false for shapes whose
-    boxes are apart)."""
+    """The bounds of the table's towns and of its rivers and streams, once per
+    battlefield: a move whose box meets none of them crosses none, so no shape need be
+    built (shapely's tests are false for shapes whose boxes are apart)."""
 
     def __init__(self, battlefield):
         t = table_terrain(battlefield)
-        self.refusing = [shape.bounds for kind, shape, _ in t.pieces if kind in REFUSING]
         self.towns = [shape.bounds for kind, shape, _ in t.pieces if kind == "town"]
         self.water = [line.bounds for k in ("river", "stream") for _, line in t.lines.get(k, [])]
 

@@ -234,16 +234,10 @@ def ground_refusal(battle, unit, fp, path_from=None) -> str:
 
 
 def _impassable_under(battle, fp) -> frozenset:
-    """The impassable kinds of area the base stands in (kinds_at's answer for them):
-    none when its box is apart from the box of each such area (of each of its parts:
-    shapely's intersects, the first test of kinds_at, is false then), without building
-    the base's shape."""
+    """The impassable kinds of area the base stands in (kinds_at's answer for them),
+    without building the base's shape when its box is apart from every such piece's."""
     t = table_terrain(battle.battlefield)
-    boxes = ground.kept(battle, "impassable_boxes", (), lambda: tuple(   # each lake's own
-        g.bounds for k in IMPASSABLE_AREAS if k in t.areas          # (not the union's)
-        for g in getattr(t.areas[k], "geoms", (t.areas[k],))))
-    x0, y0, x1, y1 = box(fp)
-    if all(bx0 > x1 or x0 > bx1 or by0 > y1 or y0 > by1 for bx0, by0, bx1, by1 in boxes):
+    if not t.may_touch(box(fp), IMPASSABLE_AREAS):
         return frozenset()
     return t.kinds_at(fp.polygon()) & set(IMPASSABLE_AREAS)
 

@@ -134,15 +134,8 @@ def crew(unit) -> int:
 def footprint(battle, unit, x=None, y=None, facing=None, formation=None) -> Footprint:
     """The base: stands wide by stands deep for the formation, at the stand sizes scaled."""
     if x is None and y is None and facing is None and formation is None:
-        # spatial.own_base's hit read inline: asked ~40,000 times in 3 turns, and the
-        # closure and the call cost more than the lookup
-        memo = battle._kept.get("featherstone.footprints")
-        if memo is not None:
-            hit = memo.get(unit.id)
-            if hit is not None and hit[0] is unit and hit[1] is battle.info:
-                return hit[2]
         return spatial.own_base(battle, "featherstone.footprints", unit,
-                                lambda: _footprint(battle, unit, None, None, None, None))
+                                _footprint, battle, unit, None, None, None, None)
     return _footprint(battle, unit, x, y, facing, formation)
 
 

@@ -64,7 +64,7 @@ def files(unit, figures=None) -> int:
 def footprint(battle, unit, x=None, y=None, facing=None, formation=None) -> Footprint:
     if x is None and y is None and facing is None and formation is None:   # once a version
         return spatial.own_base(battle, "quickplay.footprints", unit,
-                                lambda: _footprint(battle, unit, None, None, None, None))
+                                _footprint, battle, unit, None, None, None, None)
     return _footprint(battle, unit, x, y, facing, formation)
 
 
