@@ -34,12 +34,19 @@ def whole_pass(b, u, targets):
             memo[u.id] = mine
 
 
+def still_across(hit, a, b, t) -> bool:
+    """Is the line a-b the one remembered (a, b, row, footprint of a base across it), that
+    row's base alive on that very footprint? (surely_hidden's test of a remembered line)"""
+    return hit is not None and hit[0] == a and hit[1] == b and t.fps[hit[2]] is hit[3] \
+        and bool(t.alive[hit[2]])
+
+
 def remembered_lines(b, u, targets) -> int:
     """How many of the lines u -> targets would be answered from what is remembered."""
-    from manager.rules.quickplay.bases import _still_across, bases
+    from manager.rules.quickplay.bases import bases
     mine = b.kept("quickplay.hidden_by", dict).get(u.id) or {}
     t = bases(b)
-    return sum(_still_across(mine.get(e.id), u.pos, e.pos, t) for e in targets)
+    return sum(still_across(mine.get(e.id), u.pos, e.pos, t) for e in targets)
 
 
 change = st.tuples(st.integers(0, 15), st.sampled_from(["move", "turn", "fall", "mark"]),

@@ -241,7 +241,10 @@ def surely_hidden(battle, unit, targets) -> list:
     if not mine:
         return _surely_hidden(battle, unit, targets, t, memo)
     pos, fps, alive, no = unit.pos, t.fps, t.alive, (None, None, -1, None)
-    # (the test of `_still_across`, inline: asked of every line)
+    # a line remembered (shooter's and target's places, row, footprint of a base across
+    # it) holds while that row's base is alive on that very footprint: the table keeps a
+    # row's footprint object while the base stands as it was (one equal to the old is not
+    # put in its place), and no two units share a footprint object
     known = [h[0] == pos and h[1] == e.pos and fps[h[2]] is h[3] and bool(alive[h[2]])
              for e in targets for h in (mine.get(e.id, no),)]
     if not any(known):
@@ -251,15 +254,6 @@ def surely_hidden(battle, unit, targets) -> list:
     found = iter(_surely_hidden(battle, unit, [e for e, h in zip(targets, known) if not h],
                                 t, memo))
     return [h or next(found) for h in known]
-
-
-def _still_across(hit, a, b, t: "Bases") -> bool:
-    """Is the line a-b the one remembered (a, b, row, footprint of a base across it), that
-    row's base alive on that very footprint? (The table keeps a row's footprint object
-    while the base stands as it was: one equal to the old is not put in its place; and
-    no two units share a footprint object, so the row is still that unit's.)"""
-    return hit is not None and hit[0] == a and hit[1] == b and t.fps[hit[2]] is hit[3] \
-        and bool(t.alive[hit[2]])
 
 
 def _surely_hidden(battle, unit, targets, t: "Bases", memo: dict) -> list:
