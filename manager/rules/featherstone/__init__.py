@@ -38,7 +38,7 @@ class Featherstone(TableRuleset, Ruleset):
         self.plays(ga.Rally, flow.check_rally, flow.resolve_rally, morale.rally_odds)
         self.plays(ga.MoveLeader, moves.check_move_leader, moves.resolve_move_leader)
         self.plays(ga.Charge, charges.check_charge, charges.resolve_charge,
-                   battery_odds.panel_charge_odds)
+                   melee_odds.charge_odds)      # exact, a battery's canister branches too
         self.plays(ga.MoveUnit, checked(moves.check_move_unit), moves.resolve_move_unit)
         self.plays(ga.ChangeFormation, checked(moves.check_change_formation),
                    moves.resolve_change_formation)

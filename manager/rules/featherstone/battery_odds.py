@@ -183,11 +183,3 @@ def battery_charge_odds(battle, moved, unit, target, exact: bool = True) -> Odds
     if shot is not None and check_on:
         odds.notes.append(f"{unit.name} checks morale (Charged column) if it loses figures")
     return odds
-
-
-def panel_charge_odds(battle, action) -> Odds:
-    """The odds panel's charge odds: exact, a battery's too (its canister branches weigh
-    a dozen melees: 15 ms in Fractions before issue 17, floats then; in whole numbers on
-    the odds' own copy, changed and put back, as fast as the floats)."""
-    from .melee_odds import charge_odds
-    return charge_odds(battle, action)
