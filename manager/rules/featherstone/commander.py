@@ -11,6 +11,8 @@ grenadier's re-roll) are decided by value from the odds (choices.py).
 """
 from __future__ import annotations
 
+from math import hypot
+
 from ...errors import IllegalAction
 from ...footprint import angle_between, bearing, distance, heading, surely_apart
 from ...game_actions import (ChangeFormation, Charge, Fire, MoveLeader, MoveUnit,
@@ -28,7 +30,14 @@ from .moves import landing_on
 from .shot_bound import shot_bound
 from .state import (allowance, arm, engaged, footprint, near_bases, near_units,
                     profile, unit_gap)
-from .tables import ARTILLERY_RANGES, GENERAL_MOVE, NEAR_MOD, SMALL_ARMS
+from .tables import ARTILLERY_RANGES, GENERAL_MOVE, NEAR_MOD, PROFILES, SMALL_ARMS
+
+
+def nearest(units, x, y):
+    """The first of `units` whose centre is nearest (x, y): `min` by `distance` (math.dist,
+    the same floats as math.hypot of the differences), without a key call per unit."""
+    ds = [hypot(e.x - x, e.y - y) for e in units]
+    return units[ds.index(min(ds))]
 
 class Commander(OrdersCommander):
     ruleset_id = "featherstone"
@@ -127,8 +136,7 @@ class Commander(OrdersCommander):
     def _move_for(self, u):
         b = self.battle
         enemies = near_units(b, u.pos, 40, b.enemy_of(self.side))
-        ux, uy = u.x, u.y       # (the same floats as u.pos, without a property per enemy)
-        enemy = min(enemies, key=lambda e: distance((e.x, e.y), (ux, uy))) if enemies else None
+        enemy = nearest(enemies, u.x, u.y) if enemies else None
         gap = unit_gap(b, enemy, u) if enemy else 1e9
         if arm(u) == "infantry":
             cav_near = self._cavalry_near(u, enemies)
@@ -167,9 +175,14 @@ class Commander(OrdersCommander):
         """Enemy horse within 12 inches of the unit's base (bases whose circles are
         farther apart are not measured)."""
         b = self.battle
-        fp = footprint(b, u)
-        return any(arm(e) == "cavalry" and not surely_apart(footprint(b, e), fp, 12)
-                   and unit_gap(b, e, u) <= 12 for e in enemies)
+        fp = None
+        for e in enemies:
+            if PROFILES[e.kind].arm != "cavalry":       # (arm(e), without a call per enemy)
+                continue
+            fp = fp or footprint(b, u)
+            if not surely_apart(footprint(b, e), fp, 12) and unit_gap(b, e, u) <= 12:
+                return True
+        return False
 
     def _toward(self, u, way: float, inches: float, keep_facing: bool = False):
         arc = self.battle.option("forward_arc", 45)

@@ -8,7 +8,7 @@ from shapely.geometry import Point
 
 from ...events import HitsTaken, UnitEliminated, UnitRetreated, declare_event
 from ..army_morale import settle_army
-from ...footprint import bearing, heading, overlap, segment, slide
+from ...footprint import bearing, box, heading, overlap, segment, slide
 from ...model.forces import mark, with_marks
 from ...table_terrain import table_terrain
 from .state import arm, attached_leaders, footprint, move_rate, near_units, traits
@@ -194,7 +194,10 @@ def retreat(battle, uid: str, away_from, moves: float, face: str, how: str,
     def stop(nxt) -> str:
         if not (0 <= nxt.x <= bf.width and 0 <= nxt.y <= bf.height):
             return "off"
-        if any(overlap(nxt, o) for o in others) or \
+        if any(overlap(nxt, o) for o in others):
+            return "blocked"
+        # no shape built where the base's box is apart from every lake piece's box
+        if t.may_touch(box(nxt), IMPASSABLE_AREAS) and \
                 t.kinds_at(nxt.polygon()) & set(IMPASSABLE_AREAS):
             return "blocked"
         return ""
