@@ -6,7 +6,8 @@ refuse or rank below (tests/manager/test_same_results.py guards whole battles).
   value found need no sight line, check nor value (Commander._shots);
 - threatened_ids: every unit `threats` can name a charger for is in it, so the
   generals' stances pass over the rest (neither choice has anything to weigh);
-- threats of the foot alone: the full list without the horse.
+- threats of the foot alone: the full list without the horse; foot_in_first_looks
+  is True whenever that list is not empty (counter_choice passes over the rest).
 """
 from __future__ import annotations
 
@@ -126,6 +127,29 @@ def test_every_threatened_unit_is_in_threatened_ids(at, turn, kind, form, way, r
     assert found == scan_threats(b, u)
     if found:
         assert u.id in choices.threatened_ids(b, "blue")
+    if scan_threats(b, u, ("infantry",)):
+        assert choices.foot_in_first_looks(b, u)
+
+
+@pytest.mark.parametrize("form", ["line", "column"])
+def test_foot_in_first_looks_whenever_foot_may_charge(form):
+    """Enemy foot straight ahead and at the arc's edge, at every half inch out to twice
+    a column's charge: whenever the full scan finds the foot may charge the unit,
+    foot_in_first_looks says so (counter_choice passes over a unit only when it says
+    no), and it does say no to some (not vacuous)."""
+    found = refused = 0
+    for tenth in range(5, 200, 5):
+        for turn in (0, 40, -60):
+            b = build_table([piece("u", "blue", "line_infantry", (40, 40), facing=0),
+                             piece("e", "red", "line_infantry", (40, 40 - tenth / 10),
+                                   facing=(180 + turn) % 360, formation=form)], FS,
+                            width=90, height=90)
+            u = b.units["u"]
+            if scan_threats(b, u, ("infantry",)):
+                found += 1
+                assert choices.foot_in_first_looks(b, u)
+            refused += not choices.foot_in_first_looks(b, u)
+    assert found > 5 and refused > 5
 
 
 def scan_threats(battle, unit, arms=("infantry", "cavalry")) -> list:
@@ -150,7 +174,7 @@ def test_threatened_ids_in_play():
     """At each generals step of 3 Austerlitz turns: every unit with a threat is in it,
     the threats (from the first looks' pairs) are the full scan's, the foot-only
     threats the scan's of the foot, and most units are passed over (not vacuous)."""
-    units = kept = threatened = 0
+    units = kept = threatened = looked = 0
     for s, side in austerlitz_phases(FS, ("generals", "charges"), 3):
         b = s.battle
         ids = choices.threatened_ids(b, side)
@@ -159,11 +183,15 @@ def test_threatened_ids_in_play():
             kept += u.id in ids
             found = choices.threats(b, u)
             assert found == scan_threats(b, u)
-            assert choices.threats(b, u, ("infantry",)) == scan_threats(b, u, ("infantry",))
+            foot = scan_threats(b, u, ("infantry",))
+            assert choices.threats(b, u, ("infantry",)) == foot
+            if foot:
+                assert choices.foot_in_first_looks(b, u)
+            looked += choices.foot_in_first_looks(b, u)
             if found:
                 threatened += 1
                 assert u.id in ids
-    assert threatened >= 1 and kept < units / 2
+    assert threatened >= 1 and kept < units / 2 and looked < kept
 
 
 # ---- the ground across a line of sight, first ----------------------------------------------

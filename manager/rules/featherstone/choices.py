@@ -271,7 +271,9 @@ def commit_for_charge(battle, action):
 
 def counter_choice(battle, unit):
     """CounterCharge(unit, on) when the better standing choice differs from the current."""
-    if arm(unit) != "infantry" or not counter_possible(battle, unit):
+    if arm(unit) != "infantry" or not foot_in_first_looks(battle, unit):
+        return None                 # no enemy foot could charge it: threats would be []
+    if not counter_possible(battle, unit):
         return None                 # (without a 7 the choice changes no charge's odds)
     chargers = threats(battle, unit, ("infantry",))
     if not chargers:
@@ -280,6 +282,17 @@ def counter_choice(battle, unit):
     stay = worst_threat(battle, unit, None, chargers)
     flip = worst_threat(battle, unit, {"counter_seven": None if now else True}, chargers)
     return CounterCharge(unit.id, not now) if flip < stay - 1e-9 else None
+
+
+def foot_in_first_looks(battle, unit) -> bool:
+    """False when `threats(battle, unit, ("infantry",))` is surely empty: the battle's
+    own unit, and no enemy foot that has not moved among the first looks `_threats`
+    scans for it within 24 inches (it names only those). True means only "maybe"."""
+    if battle.units.get(unit.id) is not unit:
+        return True
+    return any(arm(e) == "infantry" and not e.moved
+               for e in first_looks(battle, unit.side).get(unit.id, ())
+               if distance(e.pos, unit.pos) <= 24)
 
 
 def counter_possible(battle, unit) -> bool:
