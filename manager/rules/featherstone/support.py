@@ -4,9 +4,9 @@ small arms at their long-range number, guns with canister)."""
 from __future__ import annotations
 
 from ...errors import IllegalAction
-from ...footprint import surely_apart
+from ...footprint import angle_between, bearing, surely_apart
 from ...model.forces import mark
-from .fire import hidden_from, may_fire_supporting, shoot, shot_spec
+from .fire import FIRE_ARC, hidden_from, may_fire_supporting, shoot, shot_spec
 from .state import arm, footprint, near_units, profile
 from .tables import ARTILLERY_RANGES, SMALL_ARMS
 
@@ -22,16 +22,31 @@ def _spec(battle, unit, target):
     return spec
 
 
-def _surely_out_of_reach(battle, unit, target) -> bool:
-    """Bases certainly farther apart than any support shot reaches: 8 inches at charging
-    cavalry, else the weapon's longest range."""
-    if arm(target) == "cavalry" and mark(target, "charging"):
-        limit = 8.0
-    else:
-        weapon = profile(unit)["weapon"]
-        limit = (ARTILLERY_RANGES[weapon][-1] if arm(unit) == "artillery"
-                 else SMALL_ARMS[weapon][-1][0])
-    return surely_apart(footprint(battle, unit), footprint(battle, target), limit)
+def _at_charging_horse(target) -> bool:
+    return arm(target) == "cavalry" and bool(mark(target, "charging"))
+
+
+def _reach(unit, charging_horse: bool) -> float:
+    """The longest support shot of `unit`: 8 inches at charging cavalry (long range,
+    or canister), else its weapon's longest range."""
+    if charging_horse:
+        return 8.0
+    weapon = profile(unit)["weapon"]
+    return (ARTILLERY_RANGES[weapon][-1] if arm(unit) == "artillery"
+            else SMALL_ARMS[weapon][-1][0])
+
+
+def _surely_refused(battle, unit, fp, target, tfp, charging_horse: bool) -> bool:
+    """Would _spec surely refuse `unit`'s shot at `target` before its line of sight is
+    judged? Beyond reach (_surely_out_of_reach), or outside the arc of fire: shot_spec
+    refuses a shooter not in square whose front centre's bearing to the target is more
+    than FIRE_ARC off its facing, unless the bases are within 1e-6 (they are surely not
+    when their circles are that far apart; charging or not, support judges the arc)."""
+    if surely_apart(fp, tfp, _reach(unit, charging_horse)):
+        return True
+    return (unit.formation != "square"
+            and angle_between(bearing(fp.front_centre(), target.pos), unit.facing)
+            > FIRE_ARC + 1e-6 and surely_apart(fp, tfp, 1e-6))
 
 
 def supporters(battle, melee, side: str, chosen=None) -> list:
@@ -39,25 +54,29 @@ def supporters(battle, melee, side: str, chosen=None) -> list:
     those `chosen` when the players named them ("may fire in support")."""
     fighting = {melee.defender, *melee.attackers}
     enemies = [battle.units[u] for u in fighting if battle.units[u].side != side]
-    out = []
     centre = battle.units[melee.defender].pos
-    able = [u for u in near_units(battle, centre, 60, side)
+    # (horse never fires in support: may_fire_supporting's first refusal)
+    near = [u for u in near_units(battle, centre, 60, side)
             if not (u.id in fighting or (chosen is not None and u.id not in chosen)
-                    or may_fire_supporting(battle, u))]
-    # _spec would refuse a shot beyond reach, or (after the sight line) one a base surely
-    # hides: the lines to each enemy judged together
-    skip = set()
+                    or arm(u) == "cavalry")]
+    # the pairs _spec surely refuses for reach or arc (most: guns in range are few),
+    # judged before whether the unit may fire at all, and only the rest's lines of
+    # sight (each line's answer is its own: fewer lines, the same answers)
+    fps = [footprint(battle, u) for u in near]
+    looks = []
     for e in enemies:
-        near = []
-        for u in able:
-            if _surely_out_of_reach(battle, u, e):
-                skip.add((u.id, e.id))
-            else:
-                near.append(u)
-        skip.update((u.id, e.id) for u, h in zip(near, hidden_from(battle, e, near)) if h)
+        tfp, horse = footprint(battle, e), _at_charging_horse(e)
+        looks.append({u.id for u, fp in zip(near, fps)
+                      if not _surely_refused(battle, u, fp, e, tfp, horse)})
+    seen = set().union(*looks)
+    able = [u for u in near if u.id in seen and not may_fire_supporting(battle, u)]
+    for e, ok in zip(enemies, looks):
+        lines = [u for u in able if u.id in ok]
+        ok.difference_update(u.id for u, h in zip(lines, hidden_from(battle, e, lines)) if h)
+    out = []
     for u in able:
-        for e in enemies:
-            if (u.id, e.id) in skip:
+        for e, ok in zip(enemies, looks):
+            if u.id not in ok:
                 continue
             try:
                 _spec(battle, u, e)
