@@ -98,9 +98,12 @@ class Commander(CavalryMixin, OrdersCommander):
                 return action
         enemy = self._nearest(u, enemies)
         gap = distance(enemy.pos, u.pos)
+        stands = kind in ("reserve",) or (t == "artillery" and mark(u, "deployed"))
+        if stands and self._faces(u, enemy):
+            return None          # it stands whether or not it could shoot: not asked
         if t != "cavalry" and self._could_shoot(u):
             return None                            # stand and shoot
-        if kind in ("reserve",) or (t == "artillery" and mark(u, "deployed")):
+        if stands:
             return self._face(u, enemy)
         standoff = {"infantry": 10.0, "skirmishers": 10.0, "artillery": 30.0, "cavalry": 10.0}[t]
         if kind == "withdraw":
@@ -137,8 +140,13 @@ class Commander(CavalryMixin, OrdersCommander):
         return min((e for e in enemies if e.id in close),
                    key=lambda e: distance(e.pos, u.pos))
 
+    @staticmethod
+    def _faces(u, enemy) -> bool:
+        """Does the unit face the enemy near enough (40 degrees) not to turn to him?"""
+        return angle_between(bearing(u.pos, enemy.pos), u.facing) <= 40
+
     def _face(self, u, enemy):
-        if angle_between(bearing(u.pos, enemy.pos), u.facing) <= 40:
+        if self._faces(u, enemy):
             return None
         action = MoveUnit(u.id, u.pos, round(bearing(u.pos, enemy.pos)) % 360)
         return action if self.legal(action) else None
