@@ -106,3 +106,64 @@ def test_d3_moves_refused_by_units_in_play(monkeypatch):
     monkeypatch.setattr(commander, "surely_refused_by_units", checked)
     _play(2)
     assert seen["claimed"] > 100, seen
+
+
+# ---- the path asked before the pivot (seventh session): the same answers --------------
+def _plain_surely_blocked(battle, unit, to, start=None, ignore=()) -> bool:
+    """surely_blocked as it was (fab4215): the pivot asked first, then the path."""
+    from manager import spatial
+    from manager.footprint import distance
+    from manager.rules.d3.moves import DEEP, _through, pivot_blocked
+    from manager.rules.d3.units import HALF_DIAGONAL, footprint, utype
+    pivot = start is None and not ignore
+    start = unit.pos if start is None else start
+    if distance(start, to) < 1e-9:
+        return False
+    k = abs(float(battle.option("frontage_scale", 1.0) or 1.0))
+    mover = footprint(battle, unit)
+    skirmishers = utype(unit) == "skirmishers"
+    if pivot and pivot_blocked(battle, unit, to):
+        return True
+    if min(mover.frontage, mover.depth) / 2 < DEEP:
+        return False
+    for o in spatial.unit_grid(battle).along(start, to, HALF_DIAGONAL * k + 1e-6):
+        if o.id == unit.id or o.id in ignore or (o.side == unit.side and (
+                skirmishers or utype(o) == "skirmishers")):
+            continue
+        if _through(start, to, footprint(battle, o)):
+            return True
+    return False
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(spot, st.integers(0, 359), st.sampled_from(KINDS), st.sampled_from(KINDS),
+       st.booleans(), st.floats(-1.5, 1.5), st.floats(2.5, 6), st.integers(0, 359),
+       st.floats(0, 360), st.floats(0.5, 12), st.lists(spot, max_size=3),
+       st.sampled_from([1.0, 0.7, 0.001]))
+def test_d3_path_before_pivot_answers_as_before(a, fa, ka, ko, friend, along, aside, fo,
+                                                way, want, more, scale):
+    """A unit with a base beside it (close enough that a pivot clips it, or not), others
+    anywhere, moves along any bearing at the foot's four distances, at any frontage
+    scale (bases too thin for the path's test included): surely_blocked, from where it
+    stands and from a spot with the target ignored, and surely_blocked_each answer as
+    the plain order (the pivot first) did."""
+    from builders import build_table, piece
+    from manager.footprint import heading
+    from manager.rules.d3.moves import surely_blocked, surely_blocked_each
+    hx, hy = heading(fa)
+    o = (min(max(a[0] - hy * aside + hx * along, 1), 47),
+         min(max(a[1] + hx * aside + hy * along, 1), 35))
+    b = build_table([piece("a", "blue", ka, a, facing=fa),
+                     piece("o", "blue" if friend else "red", ko, o, facing=fo)] +
+                    [piece(f"m{k}", "blue", "line_infantry", p) for k, p in enumerate(more)],
+                    "d3", options={"frontage_scale": scale})
+    u = b.units["a"]
+    wx, wy = heading(way)
+    tos = [(round(u.x + wx * want * k, 2), round(u.y + wy * want * k, 2))
+           for k in (1.0, 0.75, 0.5, 0.25)]
+    plain = [_plain_surely_blocked(b, u, to) for to in tos]
+    assert [surely_blocked(b, u, to) for to in tos] == plain
+    assert list(surely_blocked_each(b, u, tos)) == plain
+    for to in tos:
+        assert surely_blocked(b, u, to, start=o, ignore=("o",)) == \
+            _plain_surely_blocked(b, u, to, start=o, ignore=("o",))

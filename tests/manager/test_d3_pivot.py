@@ -106,7 +106,9 @@ def test_d3_pivot_blocked_in_play(monkeypatch):
     ap.step()
     while not s.battle.state.over and s.battle.state.turn <= 2:
         ap.play_turn()
-    assert claims[1] > 100 and claims[0] > 100, claims
+    # (since the seventh session the path is asked first: the pivot only of moves whose
+    # path is open, ~60 of them blocked in these two turns)
+    assert claims[1] > 40 and claims[0] > 100, claims
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -85,25 +85,24 @@ def surely_blocked(battle, unit, to, start=None, ignore=()) -> bool:
     only "maybe not". `start`: from there rather than where the unit stands (a charge's
     path from a staging spot); `ignore`: units the check passes over (its target).
     A move from where the unit stands is also refused when its pivot at the start
-    clips such a base (`pivot_blocked`)."""
+    clips such a base (`pivot_blocked`). The path is asked first: the answer is
+    either's, and the pivot's clipping costs more than the path's scan (a unit in a
+    queue behind a friend is refused by the path alone)."""
     pivot = start is None and not ignore
     start = unit.pos if start is None else start
     if distance(start, to) < 1e-9:
         return False
-    k = abs(float(battle.option("frontage_scale", 1.0) or 1.0))
     mover = footprint(battle, unit)
-    skirmishers = utype(unit) == "skirmishers"
-    if pivot and pivot_blocked(battle, unit, to):
-        return True
-    if min(mover.frontage, mover.depth) / 2 < DEEP:
-        return False
-    for o in spatial.unit_grid(battle).along(start, to, HALF_DIAGONAL * k + 1e-6):
-        if o.id == unit.id or o.id in ignore or (o.side == unit.side and (
-                skirmishers or utype(o) == "skirmishers")):
-            continue
-        if _through(start, to, footprint(battle, o)):
-            return True
-    return False
+    if min(mover.frontage, mover.depth) / 2 >= DEEP:
+        k = abs(float(battle.option("frontage_scale", 1.0) or 1.0))
+        skirmishers = utype(unit) == "skirmishers"
+        for o in spatial.unit_grid(battle).along(start, to, HALF_DIAGONAL * k + 1e-6):
+            if o.id == unit.id or o.id in ignore or (o.side == unit.side and (
+                    skirmishers or utype(o) == "skirmishers")):
+                continue
+            if _through(start, to, footprint(battle, o)):
+                return True
+    return pivot and pivot_blocked(battle, unit, to)
 
 
 def surely_blocked_each(battle, unit, tos):
@@ -113,28 +112,30 @@ def surely_blocked_each(battle, unit, tos):
     the farthest gap between a path and the longest of them of the longest one (each
     path starts where it starts: a point of one lies within the gap of its end from
     the longest, by convexity), so that one scan holds each path's units, and the
-    answer of each is `any` over them (no order)."""
+    answer of each is `any` over them (no order). The path first, the pivot only for a
+    path left open, as surely_blocked asks them."""
     start = unit.pos
     k = abs(float(battle.option("frontage_scale", 1.0) or 1.0))
     mover = footprint(battle, unit)
     skirmishers = utype(unit) == "skirmishers"
     far = max(tos, key=lambda to: distance(start, to))
     slack = max(_gap(to, start, far) for to in tos) + 1e-6
+    deep = min(mover.frontage, mover.depth) / 2 >= DEEP
     near = None
     for to in tos:
         if distance(start, to) < 1e-9:
             yield False
-        elif pivot_blocked(battle, unit, to):
-            yield True
-        elif min(mover.frontage, mover.depth) / 2 < DEEP:
-            yield False
-        else:
+            continue
+        if deep:
             if near is None:
                 near = [footprint(battle, o) for o in spatial.unit_grid(battle).along(
                     start, far, HALF_DIAGONAL * k + 1e-6 + slack)
                     if not (o.id == unit.id or (o.side == unit.side and (
                         skirmishers or utype(o) == "skirmishers")))]
-            yield any(_through(start, to, fp) for fp in near)
+            if any(_through(start, to, fp) for fp in near):
+                yield True
+                continue
+        yield pivot_blocked(battle, unit, to)
 
 
 def _gap(p, a, b) -> float:
