@@ -59,6 +59,19 @@ def _sublevel(axes, c: float):
     return lo, hi
 
 
+def least_advance(mover: Footprint, target: Footprint, along: float):
+    """A lower bound (to within SLACK) of how far `contact_point(mover, target, along)`
+    advances the mover's centre when it answers a point: there the bases' gap is at
+    most EPS, so their separating-axis separation, never more than the gap, is too;
+    this is the least d >= 0 where it is. None when that is unclear (an axis all but
+    parallel to the path) or never so (then the bases never meet). For a charge's
+    first looks: its cost is at least this advance (and its wheel)."""
+    near = _sublevel(_axes(mover, target, along), EPS + MARGIN)
+    if near is None or near[0] > near[1]:
+        return None
+    return max(near[0], 0.0)
+
+
 SLACK = 1e-9      # inches along the path: far above the rounding of the intervals' ends
 
 

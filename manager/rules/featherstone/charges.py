@@ -10,14 +10,16 @@ with a friend within 2 inches or are overrun.
 """
 from __future__ import annotations
 
+import math
+
 from shapely.geometry import Point
 
 from ...actions import need
 from ...errors import IllegalAction
 from ...game_actions import Charge
 from ...events import FormationChanged, UnitMoved, declare_event
-from ...contact import contact_point
-from ...footprint import (EPS, Sweep, angle_between, bearing, distance,
+from ...contact import contact_point, least_advance
+from ...footprint import (EPS, Sweep, angle_between, bearing, distance, heading,
                           inside, overlap, segment, surely_apart, swept, travel)
 from ...model.forces import mark
 from . import ground
@@ -77,13 +79,38 @@ def surely_too_far(battle, unit, target) -> bool:
     The charger's base, turned toward the target, must advance at least its gap to the
     target's base (less the EPS of touching) before the bases meet; the charge costs at
     least that advance (the farthest corner's travel is no less than the centre's), and
-    may cost at most the rate. One gap (or none) instead of charge_path's bisection."""
+    may cost at most the rate. One gap (or none) instead of charge_path's bisection.
+    Before the gap, _surely_beyond: the wheel and the least advance to contact alone
+    (a charge at an enemy off its line costs more than the gap: its flank wheels)."""
     rate = move_rate(unit) * mark(unit, "allow", 1)
     way = round(bearing(unit.pos, target.pos)) % 360
-    start = footprint(battle, unit).moved(unit.x, unit.y, way)
+    fp = footprint(battle, unit)
+    start = fp.moved(unit.x, unit.y, way)
     tfp = footprint(battle, target)
     slack = rate + 1e-6 + EPS + 1e-6          # the check's tolerance, touching, rounding
-    return surely_apart(start, tfp, slack) or base_gap(battle, start, tfp) > slack
+    return (surely_apart(start, tfp, slack) or _surely_beyond(fp, start, tfp, way, rate)
+            or base_gap(battle, start, tfp) > slack)
+
+
+def _surely_beyond(fp, start, tfp, way: float, rate: float) -> bool:
+    """Does the charge's wheel and advance alone surely cost more than `rate`? The
+    check's cost is travel(fp, end) (plus ground), end being `start` (the base turned
+    to `way`) advanced d along `way` to the contact point, d at least
+    contact.least_advance. Each corner goes w + d*v (w: its wheel, v: the heading), at
+    least |w + lo*v| for every d >= lo when w.v + lo >= 0, else at least its offset
+    across the path |w x v|; the farthest-going corner's travel is the cost."""
+    lo = least_advance(start, tfp, way)
+    if lo is None:
+        return False
+    vx, vy = heading(way)
+    worst = 0.0
+    for (ax, ay), (bx, by) in zip(fp.corners(), start.corners()):
+        wx, wy = bx - ax, by - ay
+        if wx * vx + wy * vy + lo >= 0:
+            worst = max(worst, math.hypot(wx + lo * vx, wy + lo * vy))
+        else:
+            worst = max(worst, abs(wx * vy - wy * vx))
+    return worst > rate + 1e-6 + 1e-5          # the check's tolerance, and rounding
 
 
 def surely_in_the_way(battle, unit, target) -> bool:
