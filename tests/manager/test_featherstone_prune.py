@@ -703,3 +703,48 @@ def test_followed_rows_are_a_fresh_fill_in_play():
             assert np.array_equal(getattr(kept, name), getattr(fresh, name)), name
         steps += 1
     assert steps > 300
+
+
+# ---- near generals: the circle first ------------------------------------------------------
+def plain_near_generals(battle, unit) -> list:
+    """near_generals as it was: may_influence asked of every live general of the side."""
+    from manager.rules.featherstone.morale import may_influence
+    from manager.rules.featherstone.state import attached_leaders
+    if attached_leaders(battle, unit):
+        return []
+    return [l for l in battle.live_leaders(unit.side) if not may_influence(battle, l, unit)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(["line_infantry", "heavy_cavalry", "foot_artillery"]),
+       st.sampled_from(["line", "column", "square"]), st.integers(0, 359),
+       st.lists(st.tuples(st.floats(0, 360), st.floats(0, 12)), min_size=1, max_size=3))
+def test_near_generals_are_every_general_asked(kind, form, facing, where):
+    """Generals about a unit of any kind, formation and facing, at bearings and ranges
+    about the 4 inches and its base (on it too): near_generals names the same, in the
+    same order, as may_influence asked of every general."""
+    from manager.footprint import heading
+    units = [piece("u", "blue", kind, (40, 40), facing=facing,
+                   formation=form if kind == "line_infantry" else "line")]
+    leaders = {}
+    for i, (way, rng) in enumerate(where):
+        hx, hy = heading(way)
+        cid = f"b{i + 1}"
+        if i:
+            units.append(piece(f"s{i}", "blue", "line_infantry", (5 + 6 * i, 75), command=cid))
+        leaders[cid] = {"pos": [40 + hx * rng, 40 + hy * rng]}
+    b = build_table(units, FS, leaders=leaders, width=80, height=80)
+    u = b.units["u"]
+    assert choices.near_generals(b, u) == plain_near_generals(b, u)
+
+
+def test_near_generals_in_play():
+    """Every unit at each generals step of 3 Austerlitz turns: the same generals, and
+    some units have one (not vacuous)."""
+    some = 0
+    for s, side in austerlitz_phases(FS, ("generals",), 3):
+        for u in s.battle.live_units(side):
+            got = choices.near_generals(s.battle, u)
+            assert got == plain_near_generals(s.battle, u)
+            some += bool(got)
+    assert some > 5

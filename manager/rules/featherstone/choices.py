@@ -17,6 +17,8 @@ the melee is the turn's last step) and infantry pursues as it does unless told.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ...errors import IllegalAction
@@ -28,7 +30,8 @@ from .melee_odds import charge_odds, melee_odds
 from .morale import may_influence
 from .recall import recall
 from .moves import CommitGeneral, CounterCharge, DeclineReroll
-from .state import arm, attached_leaders, move_rate, near_units, special
+from .state import arm, attached_leaders, footprint, move_rate, near_units, special
+from .tables import GENERAL_NEAR
 
 GENERAL_WORTH = 0.5          # a general, in charges won: his loss is half a lost charge
 STRAY = 1 / 6                # the stray-round die: a 1 kills him
@@ -146,10 +149,7 @@ def _looks(battle, side: str):
     the same circle) and the unit's centre in its forward arc (the charge path's first
     test); each with SLACK to spare (numpy's distances and angles differ from math's
     by far less)."""
-    import math
-
     from ...footprint import EPS
-    from .state import footprint
     chargers = [e for e in battle.live_units(battle.enemy_of(side))
                 if arm(e) in ("infantry", "cavalry") and not e.moved]
     units = battle.live_units(side)
@@ -222,7 +222,13 @@ def near_generals(battle, unit) -> list:
     """Unattached generals within 4 inches who may lend the unit their influence."""
     if attached_leaders(battle, unit):
         return []
-    return [l for l in battle.live_leaders(unit.side) if not may_influence(battle, l, unit)]
+    # may_influence refuses a general farther than GENERAL_NEAR beyond the base's circle
+    # first thing after his side: those (most) are passed over here, the same test
+    fp = footprint(battle, unit)
+    centre, half = fp.centre, math.hypot(fp.frontage, fp.depth) / 2
+    return [l for l in battle.live_leaders(unit.side)
+            if not distance(centre, l.pos) - half > GENERAL_NEAR + 1e-6
+            and not may_influence(battle, l, unit)]
 
 
 def lend_mark(battle, leader) -> str:
@@ -231,8 +237,10 @@ def lend_mark(battle, leader) -> str:
 
 def commit_for_defence(battle, unit):
     """CommitGeneral(leader, unit, +1) if it pays for a unit enemies may charge, else None."""
+    if mark(unit, "lend"):
+        return None
     gens = near_generals(battle, unit)
-    if not gens or mark(unit, "lend"):
+    if not gens:
         return None
     chargers = threats(battle, unit)
     if not chargers:
