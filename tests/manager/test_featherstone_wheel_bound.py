@@ -120,3 +120,40 @@ def test_the_wheel_bound_passes_over_what_the_circles_and_gap_keep():
                 elif not refused(b):
                     allowed += 1
     assert passed > 10 and allowed > 10
+
+
+def plain_must_charge_left(battle, side) -> list:
+    """must_charge_left as it was: the check asked of every enemy within reach."""
+    from manager.model.forces import mark
+    from manager.rules.featherstone.state import near_units
+    out = []
+    for u in battle.live_units(side):
+        if mark(u, "must_charge") and u.moved == 0:
+            for e in near_units(battle, u.pos, move_rate(u) + 8, battle.enemy_of(side)):
+                try:
+                    charges.check_charge(battle, Charge(u.id, e.id))
+                except IllegalAction:
+                    continue
+                out.append((u, e))
+                break
+    return out
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(CHARGERS), st.integers(0, 359),
+       st.lists(st.tuples(st.floats(0, 360), st.floats(2.0, 24.0), st.integers(0, 359)),
+                min_size=1, max_size=4))
+def test_must_charge_left_is_the_plain_scan(kind, facing, enemies):
+    """A unit that rallied on a 7 with enemies strewn about it (in and out of its arc and
+    reach): must_charge_left, which passes over the charges surely_too_far names, finds
+    the very pairs the check asked of every enemy finds."""
+    pieces = [piece("a", "blue", kind, (60, 60), facing=facing)]
+    for i, (way, rng, tf) in enumerate(enemies):
+        hx, hy = heading(way)
+        pieces.append(piece(f"e{i}", "red", "line_infantry", (60 + hx * rng, 60 + hy * rng),
+                            facing=tf))
+    b = session_at(build_table(pieces, FS, width=120, height=120), "charges",
+                   side="blue")[0].battle
+    b.mark_unit("a", must_charge=True)
+    got = [(u.id, e.id) for u, e in charges.must_charge_left(b, "blue")]
+    assert got == [(u.id, e.id) for u, e in plain_must_charge_left(b, "blue")]

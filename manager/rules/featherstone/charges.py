@@ -435,6 +435,8 @@ def must_charge_left(battle, side: str) -> list:
     for u in battle.live_units(side):
         if mark(u, "must_charge") and u.moved == 0:
             for e in near_units(battle, u.pos, move_rate(u) + 8, battle.enemy_of(side)):
+                if surely_too_far(battle, u, e):
+                    continue                    # the check refuses it (a first look)
                 try:
                     check_charge(battle, Charge(u.id, e.id))
                 except IllegalAction:
