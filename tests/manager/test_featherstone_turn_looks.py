@@ -195,3 +195,92 @@ def test_lines_of_sight_in_play(monkeypatch):
     for _ in austerlitz_phases(FS, (), 3):
         pass
     assert len(said) > 50 and sum("in the way" in w for w in said) >= 3, len(said)
+
+
+# ---- the bases near a move: the band of x in plain floats -------------------------------------
+def plain_near_the_move(battle, unit, end, start=None, reach=None, centre=None) -> list:
+    """state.near_the_move as it was: numpy over every base."""
+    import math
+    import numpy as np
+    from manager import spatial
+    g = spatial.unit_grid(battle)
+    if not g.units:
+        return []
+    ex, ey = end.x, end.y
+    r = math.hypot(end.frontage, end.depth) / 2
+    sx, sy = (start.x, start.y) if start is not None else (ex, ey)
+    if start is not None:
+        r = max(r, math.hypot(start.frontage, start.depth) / 2)
+    if reach is None:
+        reach = math.hypot(ex - sx, ey - sy) + 12
+    px, py = g.xs - sx, g.ys - sy
+    vx, vy = ex - sx, ey - sy
+    l2 = vx * vx + vy * vy
+    if l2 > 0:
+        t = np.minimum(np.maximum((px * vx + py * vy) / l2, 0.0), 1.0)
+        px, py = px - t * vx, py - t * vy
+    meet = np.hypot(px, py) <= spatial.radii(battle, footprint) + (r + 0.1 + 1e-5)
+    cx, cy = centre if centre is not None else (ex, ey)
+    dx, dy = g.xs - cx, g.ys - cy
+    keep = (dx * dx + dy * dy <= (reach + 1e-5) ** 2) & meet
+    return [o for o in (g.units[k] for k in np.flatnonzero(keep).tolist())
+            if distance(o.pos, (cx, cy)) <= reach]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.tuples(st.floats(6, 42), st.floats(6, 30)), st.integers(0, 359), st.floats(0, 359),
+       st.floats(0, 14),
+       st.lists(st.tuples(st.floats(-14, 14), st.floats(-14, 14), st.integers(0, 359),
+                          st.sampled_from(KINDS), st.booleans()), min_size=0, max_size=40),
+       st.sampled_from(["line", "column", "square"]), st.booleans(), st.floats(0, 30))
+def test_the_bases_near_a_move_are_the_numpy_pass(at, facing, way, inches, others, form,
+                                                  centred, reach):
+    """A move (or a re-forming in place) of any length and facing among up to 40 bases of
+    every kind, with the default reach, or any reach about the charger's centre (as a
+    charge's path asks): the band gives the same units in the same order as numpy over
+    every base."""
+    from manager.footprint import heading
+    hx, hy = heading(way)
+    to = (at[0] + hx * inches, at[1] + hy * inches)
+    units = [piece("u", "blue", "line_infantry", at, facing=facing)]
+    for k, (dx, dy, f, kind, enemy) in enumerate(others):
+        units.append(piece(f"o{k}", "red" if enemy else "blue", kind, (to[0] + dx, to[1] + dy),
+                           facing=f))
+    try:
+        b = build_table(units, FS)
+    except ScenarioError:
+        assume(False)
+    u = b.units["u"]
+    start = footprint(b, u)
+    end = footprint(b, u, x=to[0], y=to[1], facing=round(way) % 360, formation=form)
+    if centred:
+        args = (b, u, end, start, reach, u.pos)
+    else:
+        args = (b, u, end, start)
+    assert state.near_the_move(*args) == plain_near_the_move(*args)
+    here = footprint(b, u, formation=form)
+    assert state.near_the_move(b, u, here) == plain_near_the_move(b, u, here)
+
+
+def test_the_bases_near_a_move_in_play(monkeypatch):
+    """Every ask of 3 Austerlitz turns (moves' ground, charges' paths): the numpy pass's
+    units; the band answers most asks."""
+    from manager.rules.featherstone import charges, moves
+    seen = {"asked": 0, "band": 0}
+    band = state._near_the_move_band
+
+    def counted(*args):
+        seen["band"] += 1
+        return band(*args)
+    monkeypatch.setattr(state, "_near_the_move_band", counted)
+
+    def spy(battle, unit, end, start=None, reach=None, centre=None):
+        got = state.near_the_move(battle, unit, end, start, reach, centre)
+        assert got == plain_near_the_move(battle, unit, end, start, reach, centre)
+        seen["asked"] += 1
+        return got
+    monkeypatch.setattr(moves, "near_the_move", spy)
+    monkeypatch.setattr(charges, "near_the_move", spy)
+    for _ in austerlitz_phases(FS, (), 3):
+        pass
+    assert seen["asked"] > 200 and seen["band"] > seen["asked"] / 2, seen

@@ -251,8 +251,9 @@ def near_the_move(battle, unit, end, start=None, reach: float | None = None,
     `moves.ground_refusal` asks of each unit near. A base lies within half its diagonal
     of its centre, so it can meet the move's hull only if its centre is within that
     and the larger of the two bases' half diagonals of the segment between their
-    centres (the hull of two discs); numpy over every base, with 1e-5 inch to spare,
-    then near_units' own exact test of the reach on the few left."""
+    centres (the hull of two discs); with 1e-5 inch to spare, on the units in the band
+    of x that could pass (plain floats) or by numpy over every base when the band is
+    wide, then near_units' own exact test of the reach on the few left."""
     g = spatial.unit_grid(battle)
     if not g.units:
         return []
@@ -263,6 +264,16 @@ def near_the_move(battle, unit, end, start=None, reach: float | None = None,
         r = max(r, math.hypot(start.frontage, start.depth) / 2)
     if reach is None:
         reach = math.hypot(ex - sx, ey - sy) + 12
+    cx, cy = centre if centre is not None else (ex, ey)
+    # the band of x that could pass both tests: within the largest base's meeting
+    # distance of the segment, and within the reach of the centre
+    rad, top = spatial.radii_list(battle, footprint)
+    w = top + (r + 0.1 + 1e-5) + spatial.BAND
+    lo, hi = g.span(max(min(sx, ex) - w, cx - reach - 1e-5 - spatial.BAND),
+                    min(max(sx, ex) + w, cx + reach + 1e-5 + spatial.BAND))
+    if hi - lo <= BAND_UNITS:
+        return _near_the_move_band(battle, g, g.sk[lo:hi], rad, sx, sy, ex, ey, r, reach,
+                                   cx, cy)
     px, py = g.xs - sx, g.ys - sy
     vx, vy = ex - sx, ey - sy
     l2 = vx * vx + vy * vy
@@ -270,12 +281,41 @@ def near_the_move(battle, unit, end, start=None, reach: float | None = None,
         t = np.minimum(np.maximum((px * vx + py * vy) / l2, 0.0), 1.0)
         px, py = px - t * vx, py - t * vy
     meet = np.hypot(px, py) <= spatial.radii(battle, footprint) + (r + 0.1 + 1e-5)
-    cx, cy = centre if centre is not None else (ex, ey)
     dx, dy = g.xs - cx, g.ys - cy
     keep = (dx * dx + dy * dy <= (reach + 1e-5) ** 2) & meet
     units = g.units
     return [o for o in (units[k] for k in np.flatnonzero(keep).tolist())
             if distance(o.pos, (cx, cy)) <= reach]
+
+
+BAND_UNITS = 60         # units in the band up to which plain floats beat the numpy pass
+
+
+def _near_the_move_band(battle, g, places, rad, sx, sy, ex, ey, r, reach, cx, cy) -> list:
+    """near_the_move's tests on the units in a band of x, in plain floats: numpy's
+    element-wise arithmetic in the same order (the same floats; math.hypot may differ
+    from numpy's in the last bit, far inside the 1e-5 inch to spare)."""
+    lx, ly = g.lx, g.ly
+    vx, vy = ex - sx, ey - sy
+    l2 = vx * vx + vy * vy
+    meet_r = r + 0.1 + 1e-5
+    reach2 = (reach + 1e-5) ** 2
+    keep = []
+    hypot = math.hypot
+    for k in places:
+        x, y = lx[k], ly[k]
+        dx, dy = x - cx, y - cy
+        if dx * dx + dy * dy > reach2:
+            continue
+        px, py = x - sx, y - sy
+        if l2 > 0:
+            t = min(max((px * vx + py * vy) / l2, 0.0), 1.0)
+            px, py = px - t * vx, py - t * vy
+        if hypot(px, py) <= rad[k] + meet_r:
+            keep.append(k)
+    keep.sort()
+    units = g.units
+    return [o for o in (units[k] for k in keep) if distance(o.pos, (cx, cy)) <= reach]
 
 
 def unit_gap(battle, a, b) -> float:
