@@ -284,3 +284,39 @@ def test_the_bases_near_a_move_in_play(monkeypatch):
     for _ in austerlitz_phases(FS, (), 3):
         pass
     assert seen["asked"] > 200 and seen["band"] > seen["asked"] / 2, seen
+
+
+# ---- simultaneous fire: the step's figures noted on a unit only when a shot changes them -----
+def test_every_unit_reads_its_figures_and_disorder_as_the_fire_step_began():
+    """Every action of 6 Austerlitz turns' fire steps (both sides' halves, the guns'
+    bombardment and the volleys): each live unit's figures and disorder as the shots
+    read them (`strength`, else its figures; `disordered_now`) are what it had as the
+    step began, though only the units hit carry the marks; many units are hit in a
+    step and read their old figures."""
+    import sys
+    from manager.autopilot import Autopilot
+    from manager.session import Session
+    from manager.model.forces import mark
+    from play_checks import ROOT
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_common import AUSTERLITZ, scenario
+    s = Session(scenario(AUSTERLITZ, FS, seed=1, turns=6))
+    ap = Autopilot(s)
+    ap.step()
+    began, step, read_old, marked, clean = None, None, 0, 0, 0
+    while not s.battle.state.over and s.battle.state.turn <= 6:
+        b = s.battle
+        phase = b.state.phase
+        if phase in ("fire_first", "fire"):
+            if phase != step:                       # a fire step begins (both halves)
+                began = {u.id: (u.hits, u.disordered) for u in b.live_units()}
+                clean += all(mark(u, "strength") is None for u in b.live_units())
+            for u in b.live_units():
+                hits, dis = began[u.id]
+                assert mark(u, "strength", u.hits) == hits, u.id
+                assert fire.disordered_now(u) == dis, u.id
+                read_old += u.hits != hits or u.disordered != dis
+                marked += mark(u, "strength") is not None
+        step = phase
+        ap.step()
+    assert read_old > 20 and marked > 20 and clean > 10, (read_old, marked, clean)

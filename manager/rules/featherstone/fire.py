@@ -236,6 +236,17 @@ def maybe_in_arc(battle, unit, targets) -> list:
             or not surely_apart(fp, footprint(battle, t), 1e-6)]
 
 
+def note_step_strength(battle, unit) -> None:
+    """Shooting is simultaneous: a unit's figures and disorder as the fire step began
+    (`strength`, `was_disordered`), noted just before a shot of the step first changes
+    them. A shot in a fire step changes only its target's (casualties, disorder; a
+    charger's halt), so a unit without the marks has its own figures and disorder as
+    the step began, and reads those; flow clears the marks as each fire step begins."""
+    if battle.state.phase in ("fire_first", "fire") and mark(unit, "strength") is None:
+        battle.mark_unit(unit.id, strength=unit.hits,
+                         was_disordered=True if unit.disordered else None)
+
+
 def disordered_now(unit) -> bool:
     """Disorder for shooting: as the fire step began (shooting is simultaneous, so a
     volley in the step does not halve the reply), or as it is outside a fire step."""
@@ -320,6 +331,7 @@ def resolve_fire(battle, action, dice) -> list:
     from .charge_fire import charge_shot_kind, resolve_charge_shot
     kind = charge_shot_kind(battle, unit, target)
     if kind:
+        note_step_strength(battle, target)      # the only unit whose figures it changes
         return resolve_charge_shot(battle, unit, target, kind, dice)
     events: list = []
     shot = shot_spec(battle, unit, target)      # as checked (the shooter's fired and faces
@@ -329,6 +341,7 @@ def resolve_fire(battle, action, dice) -> list:
         battle.update_unit(unit.id, fired=True)
     else:
         battle.update_unit(unit.id, fired=True)
+    note_step_strength(battle, target)          # (after the shot is judged: its memo holds)
     shoot(battle, unit, target, shot, dice, events)
     from .losses import settle
     settle(battle, events)

@@ -128,12 +128,13 @@ def resolve_end_phase(battle, action, dice) -> list:
         nxt = STEPS[i + 1]
         who = side_order(battle, nxt)[0] if nxt in PER_SIDE else first_in(battle, "moves")
     if nxt in ("fire_first", "fire") and (nxt != step):
-        # simultaneous: figures and disorder as the step begins (marks already so are
-        # left as they are: the same state, and the unit keeps its record)
+        # simultaneous: figures and disorder as the step begins. A shot of the step notes
+        # them on its target just before it first changes them (fire.note_step_strength);
+        # a unit not hit in the step reads its own, which are those. So only the marks
+        # the last step left go (not a new record for every unit at every fire step)
         for u in battle.live_units():
-            was = True if u.disordered else None
-            if mark(u, "strength") != u.hits or mark(u, "was_disordered") != was:
-                battle.mark_unit(u.id, strength=u.hits, was_disordered=was)
+            if mark(u, "strength") is not None or mark(u, "was_disordered") is not None:
+                battle.mark_unit(u.id, strength=None, was_disordered=None)
     if nxt == "melee":                             # support and first fire: as they are now
         for u in battle.live_units():
             if mark(u, "strength") is not None or mark(u, "was_disordered") is not None:
