@@ -32,7 +32,7 @@ def _plain_unit(self, u):
         action = self._cavalry(u, kind)
         if action is not None:
             return action
-    enemy = self._nearest(u, enemies)
+    enemy = min(enemies, key=lambda e: distance(e.pos, u.pos))
     gap = distance(enemy.pos, u.pos)
     if t != "cavalry" and self._could_shoot(u):
         return None

@@ -88,20 +88,20 @@ class Commander(CavalryMixin, OrdersCommander):
     def _unit(self, u):
         b = self.battle
         t = utype(u)
-        enemies = near(b, u.pos, 60, b.enemy_of(self.side))
-        if not enemies:
-            return None
+        enemy = self._nearest(u)
+        if enemy is None:
+            return None                            # no enemy within 60 inches
         kind, obj = self.orders(u)
         if t == "cavalry" and kind != "reserve":
             action = self._cavalry(u, kind)
             if action is not None:
                 return action
-        enemy = self._nearest(u, enemies)
         gap = distance(enemy.pos, u.pos)
         stands = kind in ("reserve",) or (t == "artillery" and mark(u, "deployed"))
         if stands and self._faces(u, enemy):
             return None          # it stands whether or not it could shoot: not asked
-        if t != "cavalry" and self._could_shoot(u):
+        # (no enemy centre within the range + 4: no candidate, no shot; not asked)
+        if t != "cavalry" and gap <= RANGE[t] + 4 and self._could_shoot(u):
             return None                            # stand and shoot
         if stands:
             return self._face(u, enemy)
@@ -123,7 +123,7 @@ class Commander(CavalryMixin, OrdersCommander):
         for to, blocked in zip(tos, surely_blocked_each(b, u, tos)):
             if blocked:                              # through a base: refused, any facing
                 continue
-            for facing in (face_to, round(way) % 360, u.facing):
+            for facing in dict.fromkeys((face_to, round(way) % 360, u.facing)):
                 if lands_on_another(b, u, to, facing):   # the rules would refuse it
                     continue
                 action = MoveUnit(u.id, to, facing)
@@ -131,14 +131,18 @@ class Commander(CavalryMixin, OrdersCommander):
                     return action
         return None
 
-    def _nearest(self, u, enemies):
-        """min(enemies, key=distance to u), the first of the nearest: the index's
-        vector distances pick the few within a hair of the least, measured again."""
+    def _nearest(self, u, reach: float = 60):
+        """min(near(u.pos, reach, enemies), key=distance to u), the first of the nearest
+        (None when no enemy centre lies within `reach`): the index's vector distances
+        pick the few within a hair of the least, measured again, in the index's order
+        (live_units order, as near's); the nearest is within the reach iff some is."""
         g = spatial.unit_grid(self.battle, self.battle.enemy_of(self.side))
+        if not g.units:
+            return None
         d = np.hypot(g.xs - u.x, g.ys - u.y)
-        close = {g.units[k].id for k in np.flatnonzero(d <= d.min() + 1e-6)}
-        return min((e for e in enemies if e.id in close),
-                   key=lambda e: distance(e.pos, u.pos))
+        enemy = min((g.units[k] for k in np.flatnonzero(d <= d.min() + 1e-6).tolist()),
+                    key=lambda e: distance(e.pos, u.pos))
+        return enemy if distance(enemy.pos, u.pos) <= reach else None
 
     @staticmethod
     def _faces(u, enemy) -> bool:
