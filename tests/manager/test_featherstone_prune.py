@@ -748,3 +748,34 @@ def test_near_generals_in_play():
             assert got == plain_near_generals(s.battle, u)
             some += bool(got)
     assert some > 5
+
+
+# ---- a threat's odds weighed on the enemy's view of the version -------------------------
+def threat_on_a_fresh_copy(battle, unit, e) -> float:
+    """The enemy's chance, weighed as before: on a fresh copy where the enemy moves."""
+    from manager.rules.featherstone.melee_odds import charge_odds
+    view = battle.copy()
+    view.set_state(active=battle.enemy_of(unit.side))
+    return choices.charger_good(charge_odds(view, ga.Charge(e.id, unit.id), exact=False,
+                                            lines=False).outcomes)
+
+
+def test_threat_chances_on_the_enemy_view_are_those_on_a_fresh_copy():
+    """A unit threatened by enemy foot (test_featherstone_choices' table), and every
+    threat of 6 Austerlitz turns' generals steps: the chance weighed on the version's
+    enemy view (threat_chance without marks) is the one weighed on a fresh copy."""
+    mod = __import__("test_featherstone_choices")
+    s, _ = mod.threatened(kind="line_infantry")
+    r = s.battle.units["r"]
+    asked = 0
+    for e in choices.threats(s.battle, r):
+        asked += 1
+        assert choices._threat_chance(s.battle, r, e, {}) == \
+            threat_on_a_fresh_copy(s.battle, r, e)
+    for s, side in austerlitz_phases(FS, ("generals",), 6):
+        b = s.battle
+        for u in b.live_units(side):
+            for e in choices.threats(b, u):
+                asked += 1
+                assert choices._threat_chance(b, u, e, {}) == threat_on_a_fresh_copy(b, u, e)
+    assert asked >= 30, asked

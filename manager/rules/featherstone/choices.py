@@ -205,9 +205,13 @@ def threat_chance(battle, unit, e, marks: dict | None = None) -> float:
 
 
 def _threat_chance(battle, unit, e, marks: dict) -> float:
-    view = _as_enemy(battle, battle.enemy_of(unit.side))
     if marks:
+        view = _as_enemy(battle, battle.enemy_of(unit.side))
         view.mark_unit(unit.id, **marks)
+    else:
+        # charge_odds only reads the battle it is given (it weighs on its own copy): the
+        # enemy's view of this version serves, its check of the charge already asked
+        view = enemy_view(battle, battle.enemy_of(unit.side))
     # the odds of one charge with other marks on its target share work: support fire
     # reads neither `counter_seven` nor `lend`, each answer's melee never reads
     # `counter_seven` (only reaction_for does, to pick the answer)
