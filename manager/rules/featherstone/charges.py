@@ -80,7 +80,7 @@ def surely_too_far(battle, unit, target) -> bool:
     target's base (less the EPS of touching) before the bases meet; the charge costs at
     least that advance (the farthest corner's travel is no less than the centre's), and
     may cost at most the rate. One gap (or none) instead of charge_path's bisection.
-    Before the gap, _surely_beyond: the wheel and the least advance to contact alone
+    After the gap, _surely_beyond: the wheel and the least advance to contact alone
     (a charge at an enemy off its line costs more than the gap: its flank wheels)."""
     rate = move_rate(unit) * mark(unit, "allow", 1)
     way = round(bearing(unit.pos, target.pos)) % 360
@@ -88,8 +88,11 @@ def surely_too_far(battle, unit, target) -> bool:
     start = fp.moved(unit.x, unit.y, way)
     tfp = footprint(battle, target)
     slack = rate + 1e-6 + EPS + 1e-6          # the check's tolerance, touching, rounding
-    return (surely_apart(start, tfp, slack) or _surely_beyond(fp, start, tfp, way, rate)
-            or base_gap(battle, start, tfp) > slack)
+    if surely_apart(start, tfp, slack) or base_gap(battle, start, tfp) > slack:
+        return True
+    # (the bases' geometry alone, kept across versions as the gap and the path are)
+    return ground.kept(battle, "beyond", (fp, tfp, way, rate),
+                       lambda: _surely_beyond(fp, start, tfp, way, rate))
 
 
 def _surely_beyond(fp, start, tfp, way: float, rate: float) -> bool:
