@@ -387,3 +387,53 @@ def test_a_new_turn_clears_a_move_a_volley_and_a_fall_back_without_marks():
     flow._begin_turn(b, 2, _Initiative())
     assert b.units["m"].moved == 0 and not b.units["f"].fired and not b.units["r"].fell_back
     assert b.units["k"] is kept and dict(kept.marks) == {"shots": 3, "checked": 1}
+
+
+# ---- a move: one new record, its marks with it ----------------------------------------------
+def plain_resolve_move_unit(battle, action, dice) -> list:
+    """moves.resolve_move_unit as it was: the move, then its marks as a second record."""
+    from manager.events import FormationChanged, UnitMoved
+    from manager.footprint import angle_between
+    from manager.model.forces import mark
+    from manager.rules.featherstone.losses import moved_leaders
+    from manager.rules.featherstone.moves import plan
+    unit = battle.units[action.unit]
+    p = plan(battle, unit, action.to, action.facing, action.formation)
+    changing = bool(action.formation and action.formation != unit.formation)
+    used = mark(unit, "used", 0.0) + (0.5 if changing else 0)
+    used += p.cost / (p.rate * mark(unit, "allow", 1)) if p.rate else 0
+    x, y = float(action.to[0]), float(action.to[1])
+    moved_leaders(battle, unit, x, y)
+    turned = mark(unit, "turned", 0) + angle_between(unit.facing, action.facing)
+    moved = 2 if distance(unit.pos, (x, y)) > 1e-9 else max(unit.moved, 1)
+    battle.update_unit(unit.id, x=x, y=y, facing=action.facing % 360, moved=moved,
+                       formation=action.formation or unit.formation)
+    battle.mark_unit(unit.id, used=round(min(used, 1.0), 6), turned=round(turned, 3))
+    events = []
+    if changing:
+        events.append(FormationChanged(unit.name, action.formation))
+    events.append(UnitMoved(unit.name, (round(x, 1), round(y, 1)), action.facing, p.cost))
+    return events
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.tuples(st.floats(8, 40), st.floats(8, 28)), st.integers(0, 359),
+       st.tuples(st.floats(-6, 6), st.floats(-6, 6)), st.integers(0, 359),
+       st.sampled_from(["", "line", "column", "square"]),
+       st.sampled_from(["line_infantry", "heavy_cavalry", "foot_artillery"]),
+       st.floats(0, 0.5), st.integers(0, 90), st.booleans())
+def test_a_move_makes_the_record_of_the_move_then_its_marks(at, facing, off, to_facing, form,
+                                                             kind, used, turned, general):
+    """Any move (or a turn in place, a re-forming), with some of the move already used
+    and a general riding on the base: the same unit, leaders and events as the move and
+    then its marks (two records)."""
+    from manager import game_actions as ga
+    from manager.rules.featherstone.moves import resolve_move_unit
+    to = (round(at[0] + off[0], 2), round(at[1] + off[1], 2))
+    leaders = {"b1": {"pos": list(at)}} if general else None
+    b = build_table([piece("u", "blue", kind, at, facing=facing)], FS, leaders=leaders)
+    b.mark_unit("u", used=used, turned=turned, checked=3)     # (a mark the move keeps)
+    action = ga.MoveUnit("u", to, to_facing, form if kind == "line_infantry" else "")
+    mine, ref = b.copy(), b.copy()
+    assert resolve_move_unit(mine, action, None) == plain_resolve_move_unit(ref, action, None)
+    assert mine.fingerprint() == ref.fingerprint()

@@ -20,7 +20,7 @@ from ...game_actions import GameAction
 from ...events import FormationChanged, LeaderMoved, UnitMoved, declare_event
 from ...footprint import (Sweep, angle_between, bearing, box, closer_than, distance, inside,
                           segment, overlap, travel)
-from ...model.forces import mark
+from ...model.forces import mark, with_marks
 from ...table_terrain import table_terrain
 from ..common import check_ride, own_unit  # noqa: F401  (own_unit: for the other modules)
 from . import ground
@@ -298,9 +298,11 @@ def resolve_move_unit(battle, action, dice) -> list:
     moved_leaders(battle, unit, x, y)
     turned = mark(unit, "turned", 0) + angle_between(unit.facing, action.facing)
     moved = 2 if distance(unit.pos, (x, y)) > 1e-9 else max(unit.moved, 1)
+    # (one new record, its marks with it: not a second for the marks)
     battle.update_unit(unit.id, x=x, y=y, facing=action.facing % 360, moved=moved,
-                       formation=action.formation or unit.formation)
-    battle.mark_unit(unit.id, used=round(min(used, 1.0), 6), turned=round(turned, 3))
+                       formation=action.formation or unit.formation,
+                       marks=with_marks(battle.units[unit.id].marks,
+                                        used=round(min(used, 1.0), 6), turned=round(turned, 3)))
     events = []
     if changing:
         events.append(FormationChanged(unit.name, action.formation))
