@@ -437,3 +437,38 @@ def test_a_move_makes_the_record_of_the_move_then_its_marks(at, facing, off, to_
     mine, ref = b.copy(), b.copy()
     assert resolve_move_unit(mine, action, None) == plain_resolve_move_unit(ref, action, None)
     assert mine.fingerprint() == ref.fingerprint()
+
+
+# ---- casualties: one new record, the disorder with the figures --------------------------------
+def plain_take_casualties(battle, uid, n, events, dice=None) -> bool:
+    """losses.take_casualties as it was: the figures, then the disorder as a second record."""
+    from manager.events import HitsTaken
+    from manager.rules.featherstone.losses import UnitDisordered, eliminate
+    unit = battle.units[uid]
+    n = min(n, unit.hits)
+    if n <= 0:
+        return False
+    unit = battle.update_unit(uid, hits=unit.hits - n)
+    events.append(HitsTaken(unit.name, n, unit.hits, uid))
+    if unit.hits == 0:
+        eliminate(battle, uid, events, dice=dice)
+        return True
+    if not unit.disordered:
+        battle.update_unit(uid, disordered=True)
+        events.append(UnitDisordered(unit.name))
+    return False
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(["line_infantry", "heavy_cavalry", "foot_artillery"]),
+       st.integers(-1, 30), st.booleans(), st.integers(0, 6))
+def test_casualties_make_the_figures_then_the_disorder(kind, n, disordered, lost_before):
+    """Any casualties (none, some, all and more) on a unit in order or disordered, with
+    figures already lost: the same battle and events as the figures then the disorder."""
+    b = build_table([piece("u", "blue", kind, (20, 20))], FS)
+    u = b.units["u"]
+    b.update_unit("u", disordered=disordered, hits=max(u.hits - lost_before, 1))
+    mine, ref = b.copy(), b.copy()
+    ev1, ev2 = [], []
+    assert losses.take_casualties(mine, "u", n, ev1) == plain_take_casualties(ref, "u", n, ev2)
+    assert ev1 == ev2 and mine.fingerprint() == ref.fingerprint()

@@ -113,13 +113,15 @@ def take_casualties(battle, uid: str, n: int, events: list, dice=None) -> bool:
     n = min(n, unit.hits)
     if n <= 0:
         return False
-    unit = battle.update_unit(uid, hits=unit.hits - n)
+    was = unit.disordered
+    # (one new record with its disorder, not a second for it)
+    unit = battle.update_unit(uid, hits=unit.hits - n, disordered=True) if unit.hits > n \
+        else battle.update_unit(uid, hits=0)
     events.append(HitsTaken(unit.name, n, unit.hits, uid))
     if unit.hits == 0:
         eliminate(battle, uid, events, dice=dice)
         return True
-    if not unit.disordered:
-        battle.update_unit(uid, disordered=True)
+    if not was:
         events.append(UnitDisordered(unit.name))
     return False
 
