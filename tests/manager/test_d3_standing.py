@@ -1,9 +1,10 @@
 """Issue 17, seventh session: a unit that stands whatever it could shoot is not asked.
 
-A deployed gun, or a unit held in reserve, already facing its nearest enemy (within 40
-degrees), stands both when it could shoot ("stand and shoot") and when it could not
-(`_face`: no need to turn): `Commander._unit` answers None before `_could_shoot`'s pass
-over its lines (a gun has ~45 candidates). The order is the plain `_unit`'s (the code
+A deployed gun, or a unit held in reserve, or a unit with under half an inch to go to its
+standoff, already facing its nearest enemy (within 40 degrees), stands both when it could
+shoot ("stand and shoot") and when it could not (`_face`: no need to turn):
+`Commander._unit` answers None before `_could_shoot`'s pass over its lines (a gun has ~45
+candidates); nor is it asked of a unit with no enemy centre within its range + 4. The order is the plain `_unit`'s (the code
 before, kept here), on random tables and in play."""
 import sys
 from pathlib import Path
@@ -96,15 +97,16 @@ def test_d3_standing_unit_orders_as_before(at, facing, kind, deployed, reserve, 
 
 
 def test_d3_standing_unit_skips_only_when_it_stands():
-    """Not vacuous: a deployed gun facing its target is not asked whether it could
-    shoot; turned away from it, or not deployed, it is."""
+    """Not vacuous: a deployed gun facing its target, or any unit within half an inch of
+    its standoff facing it, is not asked whether it could shoot; turned away from it, or
+    with ground to cover, it is."""
     from builders import build_table, piece, session_at
 
     from manager.rules.d3.commander import Commander
 
-    def asked(facing, deployed):
-        b = build_table([piece("g", "blue", "foot_artillery", (24, 30), facing=facing),
-                         piece("e", "red", "line_infantry", (24, 6))], "d3")
+    def asked(kind, facing, deployed, y):
+        b = build_table([piece("g", "blue", kind, (24, y), facing=facing),
+                         piece("e", "red", "line_infantry", (24, 2))], "d3")
         s, _ = session_at(b, "move", side="blue")
         if deployed:
             s.battle.mark_unit("g", deployed=True)
@@ -117,9 +119,14 @@ def test_d3_standing_unit_skips_only_when_it_stands():
         assert got == _plain_unit(c, u)
         return was_asked
 
-    assert not asked(0, True)           # facing the enemy (north): stands, not asked
-    assert asked(90, True)              # turned away: could it shoot? else it turns
-    assert asked(0, False)              # not deployed: it may march on
+    gun = "foot_artillery"
+    assert not asked(gun, 0, True, 34)      # deployed, facing the enemy (north): stands
+    assert asked(gun, 90, True, 34)         # turned away: could it shoot? else it turns
+    assert asked(gun, 0, False, 34)         # not deployed, 32 inches off: it may march on
+    assert not asked(gun, 0, False, 20)     # within its 30-inch standoff: it stands
+    assert not asked("line_infantry", 0, False, 12)   # 10 inches off, its standoff
+    assert asked("line_infantry", 0, False, 16)       # 14 inches off: in reach, may close
+    assert asked("line_infantry", 90, False, 12)      # at its standoff, turned away
 
 
 def test_d3_standing_units_order_as_before_in_play(monkeypatch):

@@ -97,13 +97,14 @@ class Commander(CavalryMixin, OrdersCommander):
             if action is not None:
                 return action
         gap = distance(enemy.pos, u.pos)
-        stands = kind in ("reserve",) or (t == "artillery" and mark(u, "deployed"))
-        if stands and self._faces(u, enemy):
-            return None          # it stands whether or not it could shoot: not asked
-        # (no enemy centre within the range + 4: no candidate, no shot; not asked)
-        if t != "cavalry" and gap <= RANGE[t] + 4 and self._could_shoot(u):
-            return None                            # stand and shoot
-        if stands:
+        # "stand and shoot" is asked last of the orders that would stand it anyway: a
+        # deployed gun or a reserve, or a unit with under half an inch to go, already
+        # facing its nearest enemy stands whether or not it could shoot (`_face` turns
+        # it no more); no enemy centre within the range + 4: no candidate, no shot
+        shoots = t != "cavalry" and gap <= RANGE[t] + 4
+        if kind in ("reserve",) or (t == "artillery" and mark(u, "deployed")):
+            if self._faces(u, enemy) or (shoots and self._could_shoot(u)):
+                return None
             return self._face(u, enemy)
         standoff = {"infantry": 10.0, "skirmishers": 10.0, "artillery": 30.0, "cavalry": 10.0}[t]
         if kind == "withdraw":
@@ -114,6 +115,10 @@ class Commander(CavalryMixin, OrdersCommander):
                 goal = obj
             way = bearing(u.pos, goal)
             want = min(MOVE[t], max(distance(u.pos, goal) - (standoff if goal == enemy.pos else 0), 0))
+        if want < 0.5 and self._faces(u, enemy):
+            return None
+        if shoots and self._could_shoot(u):
+            return None                            # stand and shoot
         if want < 0.5:
             return self._face(u, enemy)
         face_to = round(bearing(u.pos, enemy.pos)) % 360 if kind != "withdraw" else round(way) % 360
