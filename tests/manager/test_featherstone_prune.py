@@ -779,3 +779,67 @@ def test_threat_chances_on_the_enemy_view_are_those_on_a_fresh_copy():
                 asked += 1
                 assert choices._threat_chance(b, u, e, {}) == threat_on_a_fresh_copy(b, u, e)
     assert asked >= 30, asked
+
+
+# ---- the first looks' floats kept per record --------------------------------------------
+def plain_looks(battle, side):
+    """choices._looks as it was: every unit's floats read afresh."""
+    import math
+    import numpy as np
+    from manager.footprint import EPS
+    from manager.rules.featherstone.state import footprint, move_rate
+    chargers = [e for e in battle.live_units(battle.enemy_of(side))
+                if arm(e) in ("infantry", "cavalry") and not e.moved]
+    units = battle.live_units(side)
+    if not chargers or not units:
+        return None
+    arc = battle.option("forward_arc", 45)
+    fps = [footprint(battle, e) for e in chargers]
+    ex = np.array([e.x for e in chargers])
+    ey = np.array([e.y for e in chargers])
+    far = np.array([move_rate(e) + 8 for e in chargers]) + choices.SLACK
+    reach = np.array([move_rate(e) * mark(e, "allow", 1) + math.hypot(f.frontage, f.depth) / 2
+                      for e, f in zip(chargers, fps)]) + (3e-6 + EPS + choices.SLACK)
+    fronts = [f.front_centre() for f in fps]
+    fx = np.array([p[0] for p in fronts])
+    fy = np.array([p[1] for p in fronts])
+    facing = np.array([e.facing for e in chargers], dtype=float)
+    ux = np.array([u.x for u in units])[:, None]
+    uy = np.array([u.y for u in units])[:, None]
+    hd = np.array([math.hypot(f.frontage, f.depth) / 2
+                   for f in (footprint(battle, u) for u in units)])[:, None]
+    d = np.hypot(ux - ex, uy - ey)
+    off = np.abs((np.degrees(np.arctan2(ux - fx, -(uy - fy))) % 360 - facing) % 360)
+    off = np.minimum(off, 360 - off)
+    can = (d <= far) & (d - hd <= reach) & (off <= arc + 1e-6 + choices.SLACK)
+    return units, chargers, can, d
+
+
+def test_looks_from_kept_rows_are_the_plain_ones_in_play():
+    """Every generals and charges step of 4 Austerlitz turns, both sides (the rows kept
+    from earlier versions, units moved, marked, rallied and fallen between): the first
+    looks' table and distances are the very ones read afresh."""
+    import numpy as np
+    asked = 0
+    for s, side in austerlitz_phases(FS, ("generals", "charges", "moves"), 4):
+        for who in (side, s.battle.enemy_of(side)):
+            got, want = choices._looks(s.battle, who), plain_looks(s.battle, who)
+            assert (got is None) == (want is None)
+            if got is None:
+                continue
+            asked += 1
+            assert [u.id for u in got[0]] == [u.id for u in want[0]]
+            assert [e.id for e in got[1]] == [e.id for e in want[1]]
+            assert np.array_equal(got[2], want[2]) and np.array_equal(got[3], want[3])
+            for e, row in zip(got[1], choices._look_rows(s.battle, got[1])):
+                assert row == plain_row(s.battle, e)
+    assert asked > 10
+
+
+def plain_row(battle, u) -> tuple:
+    import math
+    from manager.rules.featherstone.state import footprint, move_rate
+    f = footprint(battle, u)
+    half = math.hypot(f.frontage, f.depth) / 2
+    return (u.x, u.y, move_rate(u) + 8, move_rate(u) * mark(u, "allow", 1) + half,
+            *f.front_centre(), float(u.facing), half)

@@ -156,27 +156,38 @@ def _looks(battle, side: str):
     if not chargers or not units:
         return None
     arc = battle.option("forward_arc", 45)
-    fps = [footprint(battle, e) for e in chargers]
-    ex = np.array([e.x for e in chargers])
-    ey = np.array([e.y for e in chargers])
-    far = np.array([move_rate(e) + 8 for e in chargers]) + SLACK
+    ex, ey, far, reach, fx, fy, facing, _ = np.array(_look_rows(battle, chargers)).T
+    far = far + SLACK
     # surely_too_far: apart when the centres' distance less both half diagonals is more
     # than the rate + 1e-6 + EPS + 1e-6, and surely_apart's own 1e-6
-    reach = np.array([move_rate(e) * mark(e, "allow", 1) + math.hypot(f.frontage, f.depth) / 2
-                      for e, f in zip(chargers, fps)]) + (3e-6 + EPS + SLACK)
-    fronts = [f.front_centre() for f in fps]
-    fx = np.array([p[0] for p in fronts])
-    fy = np.array([p[1] for p in fronts])
-    facing = np.array([e.facing for e in chargers], dtype=float)
-    ux = np.array([u.x for u in units])[:, None]
-    uy = np.array([u.y for u in units])[:, None]
-    hd = np.array([math.hypot(f.frontage, f.depth) / 2
-                   for f in (footprint(battle, u) for u in units)])[:, None]
+    reach = reach + (3e-6 + EPS + SLACK)
+    ux, uy, hd = (c[:, None] for c in np.array(_look_rows(battle, units))[:, (0, 1, 7)].T)
     d = np.hypot(ux - ex, uy - ey)
     off = np.abs((np.degrees(np.arctan2(ux - fx, -(uy - fy))) % 360 - facing) % 360)
     off = np.minimum(off, 360 - off)
     can = (d <= far) & (d - hd <= reach) & (off <= arc + 1e-6 + SLACK)
     return units, chargers, can, d
+
+
+def _look_rows(battle, units) -> list:
+    """Each unit's floats for _looks: its centre, its move + 8, its charge rate (its
+    rally allowance) + its base's half diagonal, its front centre, its facing, that half
+    diagonal. Kept per record across versions (battle.kept, as spatial.own_base keeps
+    the base: a record is immutable and its base a function of it and the scenario
+    info), so a step's units that did not change cost a look-up each."""
+    memo = battle.kept("featherstone.look_rows", dict)
+    info, out = battle.info, []
+    for u in units:
+        hit = memo.get(u.id)
+        if hit is None or hit[0] is not u or hit[1] is not info:
+            f = footprint(battle, u)
+            half = math.hypot(f.frontage, f.depth) / 2
+            front = f.front_centre()
+            hit = memo[u.id] = (u, info, (u.x, u.y, move_rate(u) + 8,
+                                          move_rate(u) * mark(u, "allow", 1) + half,
+                                          front[0], front[1], float(u.facing), half))
+        out.append(hit[2])
+    return out
 
 
 def unit_far(view, e, unit) -> bool:
