@@ -129,3 +129,19 @@ def austerlitz_phases(ruleset: str, phases, turns: int = 2):
             seen.add(key)
             yield s, st_.active
         ap.step()
+
+
+class SameDice:
+    """Dice that roll the same faces for every copy of a battle (d6 and roll), so a
+    resolver and its reference can be asked the same step on two copies."""
+    def __init__(self):
+        self.n = 0
+
+    def d6(self, why=""):
+        self.n += 1
+        return self.n % 6 + 1
+
+    def roll(self, count, why="", sides=6):
+        from types import SimpleNamespace
+        self.n += 1
+        return SimpleNamespace(faces=[(self.n + k) % sides + 1 for k in range(count)])

@@ -152,6 +152,19 @@ class Battle:
         self.put_unit(unit)
         return unit
 
+    def refresh_unit(self, uid: str, **changes) -> Unit:
+        """`update_unit`, unless the record already holds these very values (equal and of
+        the same type, so the battle is the same field for field): then the record is
+        kept, and everything kept for it (its base, its index rows, the memos keyed by
+        it) stays good. For the resets of a turn's start, which find most units already
+        as the turn leaves them."""
+        unit = self.units[uid]
+        for name, value in changes.items():
+            now = getattr(unit, name)
+            if type(now) is not type(value) or now != value:
+                return self.update_unit(uid, **changes)
+        return unit
+
     def drop_unit(self, uid: str) -> None:
         del self.units[uid]
         # a wholesale change: were the unit put back, it would stand last in the order

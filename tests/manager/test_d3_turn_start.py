@@ -4,19 +4,10 @@ battle and the events are those of making every record of the side anew, as befo
 from __future__ import annotations
 
 from builders import build_table, piece
-from play_checks import austerlitz_phases
+from play_checks import SameDice, austerlitz_phases
 
 D3 = "d3"
 
-
-class _SameDice:
-    """Dice that roll the same faces for every copy of a battle."""
-    def __init__(self):
-        self.n = 0
-
-    def d6(self, why=""):
-        self.n += 1
-        return self.n % 6 + 1
 
 
 def plain_begin_player_turn(begin, battle, side, dice) -> list:
@@ -40,8 +31,8 @@ def test_a_player_turn_leaves_every_unit_as_making_each_anew_in_play(monkeypatch
     def spy(battle, side, dice):
         mine, ref = battle.copy(), battle.copy()
         before = {k: u for k, u in mine.units.items() if u.side == side and not u.eliminated}
-        got = begin(mine, side, _SameDice())
-        want = plain_begin_player_turn(begin, ref, side, _SameDice())
+        got = begin(mine, side, SameDice())
+        want = plain_begin_player_turn(begin, ref, side, SameDice())
         assert got == want
         assert mine.fingerprint() == ref.fingerprint()
         assert all(mine.units[k] == ref.units[k] for k in ref.units)
@@ -72,10 +63,28 @@ def test_a_player_turn_clears_a_move_a_volley_disorder_and_the_turns_marks():
     b.mark_unit("g", deployed=1)
     b.update_unit("k", fired=True)
     old = dict(b.units)
-    flow._begin_player_turn(b, "blue", _SameDice())
+    flow._begin_player_turn(b, "blue", SameDice())
     for uid in "mfdt":
         assert b.units[uid] is not old[uid]
     assert b.units["m"].moved == 0 and not b.units["f"].fired and not b.units["d"].disordered
     assert b.units["t"].marks == ()
     assert b.units["g"] is old["g"] and dict(b.units["g"].marks) == {"deployed": 1}
     assert b.units["k"] is old["k"] and b.units["k"].fired
+
+
+def test_refresh_unit_keeps_a_record_only_when_every_value_is_the_same_and_of_its_type():
+    """Battle.refresh_unit: equal values of the same type keep the very record; a value
+    equal but of another type (0 for False, 1.0 for 1) or different makes a new one, as
+    update_unit would, so the battle is the same field for field either way."""
+    b = build_table([piece("a", "blue", "line_infantry", (10, 20)),
+                     piece("k", "red", "line_infantry", (20, 8))], D3)
+    b.update_unit("a", moved=1, fired=False)
+    a = b.units["a"]
+    assert b.refresh_unit("a", moved=1, fired=False) is a is b.units["a"]
+    for changes in ({"fired": 0}, {"moved": 1.0}, {"moved": 0}, {"moved": 1, "fired": True}):
+        got = b.refresh_unit("a", **changes)
+        assert got is not a and got is b.units["a"]
+        assert all(type(getattr(got, k)) is type(v) and getattr(got, k) == v
+                   for k, v in changes.items())
+        b.update_unit("a", moved=1, fired=False)
+        a = b.units["a"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from hypothesis import assume, given, settings, strategies as st
 
 from builders import build_table, piece, rect
-from play_checks import austerlitz_phases
+from play_checks import SameDice, austerlitz_phases
 from manager.errors import ScenarioError
 from manager.footprint import distance, surely_apart
 from manager.rules.featherstone import commander, fire, losses, state
@@ -336,15 +336,6 @@ def plain_begin_turn(begin, battle, turn, dice) -> list:
     return begin(battle, turn, dice)
 
 
-class _Initiative:
-    """Initiative dice that roll the same faces for every copy."""
-    def __init__(self):
-        self.n = 0
-
-    def d6(self, why=""):
-        self.n += 1
-        return self.n % 6 + 1
-
 
 def test_a_new_turn_leaves_every_unit_as_making_each_anew_in_play(monkeypatch):
     """Each turn's start of 6 Austerlitz turns: the battle (every record's fields,
@@ -357,8 +348,8 @@ def test_a_new_turn_leaves_every_unit_as_making_each_anew_in_play(monkeypatch):
     def spy(battle, turn, dice):
         mine, ref = battle.copy(), battle.copy()
         before = dict(mine.units)
-        got = begin(mine, turn, _Initiative())
-        want = plain_begin_turn(begin, ref, turn, _Initiative())
+        got = begin(mine, turn, SameDice())
+        want = plain_begin_turn(begin, ref, turn, SameDice())
         assert got == want
         assert mine.fingerprint() == ref.fingerprint()
         seen["turns"] += 1
@@ -384,7 +375,7 @@ def test_a_new_turn_clears_a_move_a_volley_and_a_fall_back_without_marks():
     b.update_unit("r", fell_back=True)
     b.mark_unit("k", shots=3, checked=1)
     kept = b.units["k"]
-    flow._begin_turn(b, 2, _Initiative())
+    flow._begin_turn(b, 2, SameDice())
     assert b.units["m"].moved == 0 and not b.units["f"].fired and not b.units["r"].fell_back
     assert b.units["k"] is kept and dict(kept.marks) == {"shots": 3, "checked": 1}
 

@@ -3,26 +3,11 @@
 battle and the events are those of making every live unit's record anew, as before."""
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 from builders import build_table, piece
-from play_checks import austerlitz_phases
+from play_checks import SameDice, austerlitz_phases
 
 QP = "quickplay"
 
-
-class _SameDice:
-    """Dice that roll the same faces for every copy of a battle."""
-    def __init__(self):
-        self.n = 0
-
-    def d6(self, why=""):
-        self.n += 1
-        return self.n % 6 + 1
-
-    def roll(self, count, why="", sides=6):
-        self.n += 1
-        return SimpleNamespace(faces=[(self.n + k) % sides + 1 for k in range(count)])
 
 
 def plain_begin_turn(begin, battle, turn, dice) -> list:
@@ -44,8 +29,8 @@ def _spy_turn_starts(monkeypatch, options=(), turns=6) -> dict:
     def spy(battle, turn, dice):
         mine, ref = battle.copy(), battle.copy()
         before = {k: u for k, u in mine.units.items() if not u.eliminated}
-        got = begin(mine, turn, _SameDice())
-        want = plain_begin_turn(begin, ref, turn, _SameDice())
+        got = begin(mine, turn, SameDice())
+        want = plain_begin_turn(begin, ref, turn, SameDice())
         assert got == want
         assert mine.fingerprint() == ref.fingerprint()
         assert all(mine.units[k] == ref.units[k] for k in ref.units)
@@ -84,7 +69,7 @@ def test_a_new_turn_clears_a_move_a_volley_a_fall_back_and_a_hit():
     b.update_unit("h", hits=b.units["h"].hits - 1)
     b.mark_unit("k", first_fired=1)
     old = dict(b.units)
-    flow._begin_turn(b, 2, _SameDice())
+    flow._begin_turn(b, 2, SameDice())
     for uid in "mfrh":
         assert b.units[uid] is not old[uid]
     assert b.units["m"].moved == 0 and not b.units["f"].fired and not b.units["r"].fell_back

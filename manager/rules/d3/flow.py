@@ -40,12 +40,8 @@ def _begin_player_turn(battle, side: str, dice) -> list:
     for u in battle.units.values():
         if u.side == side and not u.eliminated:
             keep = tuple((k, v) for k, v in u.marks if k == "deployed")
-            if u.moved == 0 and u.fired is False and u.disordered is False and \
-                    u.marks == keep:
-                continue    # already as its turn leaves it (~72% of the units' turn starts
-                #             at Austerlitz): the record is kept, so nothing kept for it
-                #             (its base, its rows, the memos keyed by it) is redone
-            battle.update_unit(u.id, moved=0, fired=False, disordered=False, marks=keep)
+            # (~72% are already as their turn leaves them: records kept)
+            battle.refresh_unit(u.id, moved=0, fired=False, disordered=False, marks=keep)
     for l in battle.leaders.values():
         if l.side == side and (l.moved or l.rallied):
             battle.update_leader(l.id, moved=False, rallied=False)

@@ -60,10 +60,8 @@ def _begin_turn(battle, turn: int, dice) -> list:
         if u.eliminated:
             continue
         keep = tuple(sorted((k, v) for k, v in u.marks if k in TURN_MARKS))
-        if u.moved == 0 and not u.fired and not u.fell_back and u.marks == keep:
-            continue        # already as the new turn leaves it (~65% of the units): the
-            #                 same record kept, so nothing kept for it is asked again
-        battle.update_unit(u.id, moved=0, fired=False, fell_back=False, marks=keep)
+        # (~65% of the units are already as the new turn leaves them: records kept)
+        battle.refresh_unit(u.id, moved=0, fired=False, fell_back=False, marks=keep)
     for l in battle.leaders.values():
         if l.moved or l.rallied:
             battle.update_leader(l.id, moved=False, rallied=False)

@@ -40,11 +40,8 @@ def _begin_turn(battle, turn: int, dice) -> list:
     for u in battle.live_units():
         keep = tuple(sorted(tuple((k, v) for k, v in u.marks if k in KEEP)
                             + (("turn_start", u.hits),)))
-        if u.moved == 0 and u.fired is False and u.fell_back is False and u.marks == keep:
-            continue        # already as the new turn leaves it (~64% of the units of an
-            #                 Austerlitz battle): the record is kept, so nothing kept for
-            #                 it (its base, its rows, the memos keyed by it) is redone
-        battle.update_unit(u.id, moved=0, fired=False, fell_back=False, marks=keep)
+        # (~64% of the units are already as the new turn leaves them: records kept)
+        battle.refresh_unit(u.id, moved=0, fired=False, fell_back=False, marks=keep)
     for l in battle.leaders.values():
         if l.moved:
             battle.update_leader(l.id, moved=False)
