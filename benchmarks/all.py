@@ -6,7 +6,8 @@ Runs each script below as its own process with --json (so one script's caches an
 imports cannot flatter another's) and prints their figures together. A script that
 fails is a row saying so, and the exit status is 1: --tiny is what the test suite runs,
 so a benchmark cannot rot unnoticed. Timings on a shared machine are noisy: each
-script reports medians; run twice before believing a miss or a win.
+script reports medians or means of several turns; run twice before believing a miss
+or a win.
 """
 from __future__ import annotations
 
