@@ -17,8 +17,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-import numpy as np
-
 from ... import spatial
 from ...actions import need
 from ...events import UnitFired, declare_event
@@ -31,6 +29,7 @@ from .losses import eliminate, half_up, hit_leaders_check, save_for, saving_roll
 from .moves import own_unit
 from . import ground
 from .recall import recall
+from .sight_floats import crossed
 from .state import (arm, crew, dice_for, engaged, firing_figures, footprint, is_skirmish,
                     near_units, profile)
 from .tables import (ARTILLERY_BANDS, ARTILLERY_RANGES, ARTILLERY_TO_HIT, CLOSE_CANISTER,
@@ -100,7 +99,7 @@ def ground_blocking(battle, unit, target) -> str:
     """The ground across the line of sight from centre to centre ('' if none): kept
     across versions (most units stand still). When it names one, `sight_refusal` does
     too (or a base before it), so `shot_spec` refuses the shot whatever else it finds:
-    the commander asks it first of a target its numpy pass did not surely hide."""
+    the commander asks it first of a target its first pass did not surely hide."""
     a, b = unit.pos, target.pos
     return ground.kept(battle, "sight", (a, b), lambda: table_terrain(
         battle.battlefield).sight_blocked(a, b, skip=1.0))
@@ -108,7 +107,7 @@ def ground_blocking(battle, unit, target) -> str:
 
 def surely_hidden(battle, unit, targets) -> list:
     """For each target: does `sight_refusal` surely name a base in the way (so that
-    shot_spec, and check_fire, refuse the shot)? One numpy pass per shooter
+    shot_spec, and check_fire, refuse the shot)? One pass per shooter (_crossed)
     (`sightlines.surely_crossed`, the scan's bounds: centre to centre, blockers within
     length + 8 of the shooter and 4.5 of the line). A charging target is never claimed:
     first and support fire are judged by other rules. False means only "maybe not"."""
@@ -120,7 +119,7 @@ def surely_hidden(battle, unit, targets) -> list:
 
 def hidden_from(battle, target, shooters) -> list:
     """For each shooter: does `sight_refusal(battle, shooter, target)` surely name a base
-    in the way? All the lines to one target (support fire) judged in one numpy pass from
+    in the way? All the lines to one target (support fire) judged in one pass from
     the target's end: the same segment, the same two units left out, and the scan's
     bound of 4.5 inches from the line keeps a blocker within the line's length + 4.5 of
     the shooter, inside the scan's length + 8. False means only "maybe not"."""
@@ -131,29 +130,9 @@ def hidden_from(battle, target, shooters) -> list:
 
 def _crossed(battle, origin, ends) -> list:
     """`sightlines.surely_crossed` from `origin`'s centre to each end unit's, over the
-    live bases (`rows`, kept current from the journal) whose centre lies in the box
-    around the origin and the ends widened by the scan's 4.5 inches: every base a line
-    could be surely crossed by (its centre within 4.5 of the line, so within the line's
-    length + 4.5 of either end: inside the scan's reach too)."""
-    from ...sightlines import surely_crossed_arrays
-    from .rows import rows
-    t = rows(battle)
-    ax, ay = origin.pos
-    ex = [e.x for e in ends]
-    ey = [e.y for e in ends]
-    m = 4.5 + 1e-6
-    lo_x, hi_x = min(ax, min(ex)) - m, max(ax, max(ex)) + m
-    lo_y, hi_y = min(ay, min(ey)) - m, max(ay, max(ey)) + m
-    xs, ys = t.x, t.y
-    idx = ((xs >= lo_x) & (xs <= hi_x) & (ys >= lo_y) & (ys <= hi_y)).nonzero()[0]
-    if not len(idx):
-        return [False] * len(ends)
-    index = t.index
-    hits = surely_crossed_arrays(
-        origin.pos, list(zip(ex, ey)), [index.get(e.id, -2) for e in ends], idx,
-        xs[idx], ys[idx], t.fx[idx], t.fy[idx], t.hd[idx], t.hf[idx], origin.pos,
-        index.get(origin.id, -1), 8.0, centre_within=4.5)
-    return hits.tolist()
+    live bases (`rows`, kept current from the journal): in plain floats, each line
+    stopping at the first base across it (sight_floats)."""
+    return crossed(battle, origin, ends)
 
 
 def square_face(battle, unit, target) -> int:

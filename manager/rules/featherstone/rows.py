@@ -12,6 +12,8 @@ of the unit's own footprint, and the facing vector is numpy's sine and cosine, a
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ... import spatial
@@ -21,7 +23,8 @@ from .state import footprint
 class Rows:
     """Centre, facing vector and half sizes of every live base, in unit_grid order."""
 
-    __slots__ = ("generation", "units", "fps", "index", "x", "y", "fx", "fy", "hd", "hf")
+    __slots__ = ("generation", "units", "fps", "index", "x", "y", "fx", "fy", "hd", "hf",
+                 "lists")
 
     def __init__(self, battle, grid):
         self.fill(battle, grid)
@@ -38,6 +41,7 @@ class Rows:
         self.x, self.y = ox.copy(), oy.copy()
         self.fx, self.fy = np.sin(r), -np.cos(r)
         self.hd, self.hf = depth / 2, front / 2
+        self.lists = None
 
     def follow(self, battle, grid, changes) -> None:
         """Rewrite the rows of units changed in place; a unit come or gone (the grid
@@ -64,6 +68,20 @@ class Rows:
             self.x[k], self.y[k] = x, y
             self.fx[k], self.fy[k] = np.sin(r), -np.cos(r)
             self.hd[k], self.hf[k] = depth / 2, front / 2
+            if self.lists is not None:
+                for column, array in zip(self.lists, (self.fx, self.fy, self.hd, self.hf)):
+                    column[k] = array[k].item()
+                self.lists[4][k] = math.hypot(self.lists[2][k], self.lists[3][k])
+
+    def as_lists(self) -> tuple:
+        """(fx, fy, hd, hf, diag) as lists of Python floats: the very floats of the
+        arrays, and each base's half diagonal (math.hypot of hd and hf); made on first
+        use and kept with the rows."""
+        if self.lists is None:
+            hd, hf = self.hd.tolist(), self.hf.tolist()
+            self.lists = (self.fx.tolist(), self.fy.tolist(), hd, hf,
+                          list(map(math.hypot, hd, hf)))
+        return self.lists
 
 
 def rows(battle) -> Rows:
