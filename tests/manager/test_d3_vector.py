@@ -81,7 +81,9 @@ def test_d3_in_range_candidates_in_play(monkeypatch):
     ap.step()
     while not s.battle.state.over and s.battle.state.turn <= 2:
         ap.play_turn()
-    assert seen[1] > 50 and seen[0] > 50, seen
+    # (the empty lists are fewer since the eighth session: `_shoot` passes over foot with
+    # no enemy near its range unasked, `combat.surely_no_candidates`)
+    assert seen[1] > 50 and seen[0] > 10, seen
 
 
 def test_d3_hidden_pre_check_is_asked_only_for_four_or_more():

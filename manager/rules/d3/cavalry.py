@@ -15,6 +15,7 @@ import functools
 import heapq
 import itertools
 import math
+import operator
 
 import numpy as np
 
@@ -168,14 +169,25 @@ class CavalryMixin:
         return self._shooter_arrays()[0]
 
     def _shooter_arrays(self) -> tuple:
-        """(_shooters, and its columns as numpy arrays), once per battle version."""
+        """(_shooters, and its columns as numpy arrays), once per battle version, and
+        kept from version to version while the enemy's live records are the very same
+        objects in the same order (the rows read nothing else: his side does not change
+        while this side moves, so most rides ask the rows of the last)."""
         b = self.battle
 
         def build():
+            enemies = b.live_units(b.enemy_of(self.side))
+            kept = b.kept("d3.shooter_rows", dict)
+            hit = kept.get(self.side)
+            if hit is not None and len(hit[0]) == len(enemies) and \
+                    all(map(operator.is_, hit[0], enemies)):
+                return hit[1]
             rows = [(s.x, s.y, s.facing, RANGE[utype(s)] + 2,
                      2.0 if utype(s) == "infantry" else 1.0)          # mean D3, D3-1
-                    for s in b.live_units(b.enemy_of(self.side)) if utype(s) != "cavalry"]
-            return rows, tuple(np.array(c, dtype=float) for c in zip(*rows))
+                    for s in enemies if utype(s) != "cavalry"]
+            value = rows, tuple(np.array(c, dtype=float) for c in zip(*rows))
+            kept[self.side] = (enemies, value)
+            return value
         return b.cached(("d3.shooters", self.side), build)
 
     def _exposure(self, spot, shooters=None) -> float:
@@ -256,18 +268,22 @@ class CavalryMixin:
                 for (worth, spot, e), x in zip(found, self._exposures([s for _, s, _ in found]))]
 
     def _staging(self, u, candidates, paths: dict, within=None, floor=-99.0, lean=0.0,
-                 friends=None):
+                 friends=None, ride=None):
         """(worth, spot, target) of the spots from which a charge would be on as the
         ground and the units stand now, the most worth first, lazily: a spot's "cramped"
         is judged only when its bound leads, and its charge path (memoised in `paths`
         by spot and target, for one commander step) only when its worth leads; at most
         STAGING_TRIED paths are checked. `within`: only spots this close to the unit;
         `lean`: ranked by worth less this much per inch from the unit (the worth yielded
-        is the spot's own)."""
+        is the spot's own). `ride`: a `_Ride` the searches of one decision share (the
+        candidates' distances from the unit and the spots' "cramped", each worked out
+        once: the same floats and answers as asking them again)."""
         b = self.battle
-        heap = [(lean * distance(u.pos, spot) - bound, k, False, spot, e)
+        ride = _Ride(self, u, candidates, friends) if ride is None else ride
+        gaps = ride.gaps
+        heap = [(lean * gaps[k] - bound, k, False, spot, e)
                 for k, (bound, spot, e) in enumerate(candidates)
-                if within is None or distance(u.pos, spot) <= within]
+                if within is None or gaps[k] <= within]
         heapq.heapify(heap)
         tried = 0
         while heap and tried < STAGING_TRIED:
@@ -276,7 +292,7 @@ class CavalryMixin:
                 return
             facing = round(bearing(spot, e.pos)) % 360
             if not exact:
-                cramped = CRAMPED if self._cramped(u, spot, facing, friends) else 0.0
+                cramped = CRAMPED if ride.cramped(spot, facing) else 0.0
                 heapq.heappush(heap, (neg + cramped, k, True, spot, e))
                 continue
             key = (spot, e.id)
@@ -291,7 +307,7 @@ class CavalryMixin:
                 except IllegalAction:
                     paths[key] = False
             if paths[key]:
-                yield lean * distance(u.pos, spot) - neg, spot, e
+                yield lean * gaps[k] - neg, spot, e
 
     def _ride_to_charge(self, u, floor: float):
         """A legal move to a staging spot (a charge on next turn), the most worth first;
@@ -307,8 +323,9 @@ class CavalryMixin:
             return None
         paths: dict = {}
         friends = self._friends(u)
+        ride = _Ride(self, u, candidates, friends)
         for value, spot, e in self._staging(u, candidates, paths, within, floor,
-                                            friends=friends):
+                                            friends=friends, ride=ride):
             action = MoveUnit(u.id, spot, round(bearing(spot, e.pos)) % 360)
             if not surely_blocked(self.battle, u, spot) and self.legal(action):
                 return action
@@ -316,7 +333,8 @@ class CavalryMixin:
             return None
         # the spots a detour steers by: its score below is worth less DETOUR_WEIGHT an inch
         staging = list(itertools.islice(
-            self._staging(u, candidates, paths, lean=DETOUR_WEIGHT, friends=friends),
+            self._staging(u, candidates, paths, lean=DETOUR_WEIGHT, friends=friends,
+                          ride=ride),
             DETOUR_SPOTS))
         if not staging:
             return None
@@ -338,7 +356,7 @@ class CavalryMixin:
                 break
             if surely_blocked(self.battle, u, to):        # refused: never the best
                 continue
-            score -= CRAMPED if self._cramped(u, to, u.facing, friends) else 0.0
+            score -= CRAMPED if ride.cramped(to, u.facing) else 0.0
             if best is not None and score <= best[0]:
                 continue
             e = min(staging, key=lambda s: distance(to, s[1]))[2]
@@ -371,6 +389,28 @@ class CavalryMixin:
                 if not surely_blocked(b, u, to) and self.legal(action):
                     best = (gap, action)
         return best[1] if best else None
+
+
+class _Ride:
+    """What one decision's searches share (`_ride_to_charge`: the search within a move,
+    the detour's, its moves): the candidates' distances from the unit, worked out once
+    (the heap's filter, its key and the worth yielded each asked it again, and each
+    search), and each spot's "cramped" by (spot, facing): the battle, the unit and its
+    friends do not change within a decision, so every answer is the one asked again."""
+
+    __slots__ = ("commander", "unit", "friends", "gaps", "crampeds")
+
+    def __init__(self, commander, unit, candidates, friends):
+        self.commander, self.unit, self.friends = commander, unit, friends
+        self.gaps = [distance(unit.pos, spot) for _, spot, _ in candidates]
+        self.crampeds: dict = {}
+
+    def cramped(self, spot, facing) -> bool:
+        hit = self.crampeds.get((spot, facing))
+        if hit is None:
+            hit = self.crampeds[(spot, facing)] = self.commander._cramped(
+                self.unit, spot, facing, self.friends)
+        return hit
 
 
 def _open_ground(battle, base) -> bool:

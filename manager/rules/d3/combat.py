@@ -10,6 +10,7 @@ if the target survives (fewer than 9 hits) the charger retreats half a move faci
 from __future__ import annotations
 
 import math
+import operator
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,7 +28,8 @@ from ...ground_memo import on_ground
 from ..common import Melee, charges_by_target, find_melee
 from .moves import own_unit
 from .tables import CHARGE_BONUS, FIRE_ARC, MOVE, RANGE, SHOT_MINUS
-from .units import (activate, activation_chance, engaged, footprint, in_cover, in_town,
+from .units import (HALF_DIAGONAL, activate, activation_chance, engaged, footprint, in_cover,
+                    in_town,
                     inactive, kept_for, near, on_hilltop, reroller, sight_refusal, utype)
 
 
@@ -141,12 +143,39 @@ def in_range_candidates(battle, unit, enemies_reach: float, side: str) -> list:
     return out
 
 
+def surely_no_candidates(battle, unit, side: str) -> bool:
+    """Is in_range_candidates(battle, unit, any reach, side) surely empty? It keeps only
+    enemies whose centre lies within the range + their base's half-diagonal (+ 3e-6
+    with its slack) of the front centre, and no base's half-diagonal exceeds the
+    table's largest (`HALF_DIAGONAL`, scaled): when no enemy centre lies within that
+    bound (+ 1e-5) of the front centre it keeps none. One look at the index's band of
+    x about the front (plain floats for a few units) instead of its numpy passes:
+    for foot that did not move, most of which have no enemy within range. False:
+    "maybe not"."""
+    if utype(unit) == "cavalry":
+        return True
+    k = abs(float(battle.option("frontage_scale", 1.0) or 1.0))
+    bound = RANGE[utype(unit)] + HALF_DIAGONAL * k * (1 + 1e-9) + 1e-5
+    front = footprint(battle, unit).front_centre()
+    return not spatial.unit_grid(battle, side).within(front, bound)
+
+
 def _halves(battle, side) -> np.ndarray:
-    """Half the diagonal of every base of `side`, in its index's order, once a version."""
+    """Half the diagonal of every base of `side`, in its index's order, once a version,
+    and kept from version to version while the index holds the very same records in
+    the same order under the same scenario info (a base reads only its record and the
+    options): the enemy's side does not change while the shooter's side moves."""
     def build():
-        half = spatial.half_diagonals(battle, footprint)
         units = spatial.unit_grid(battle, side).units
-        return np.fromiter((half[u.id] for u in units), float, len(units))
+        kept = battle.kept("d3.halves", dict)
+        hit = kept.get(side)
+        if hit is not None and hit[1] is battle.info and len(hit[0]) == len(units) and \
+                all(map(operator.is_, hit[0], units)):
+            return hit[2]
+        half = spatial.half_diagonals(battle, footprint)
+        value = np.fromiter((half[u.id] for u in units), float, len(units))
+        kept[side] = (tuple(units), battle.info, value)    # (the grid's list is patched)
+        return value
     return battle.cached(("d3.halves", side), build)
 
 

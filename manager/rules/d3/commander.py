@@ -16,7 +16,7 @@ from ...model.forces import mark
 from ..common import OrdersCommander
 from .cavalry import CavalryMixin
 from .combat import (fire_odds, in_range_candidates, melees, shot, shooter_refusal,
-                     shot_bound, surely_out_of_range)
+                     shot_bound, surely_no_candidates, surely_out_of_range)
 from .tables import GENERAL_MOVE, MOVE, RANGE
 from .moves import lands_on_another, surely_blocked_each, surely_refused_by_units
 from .reroll import RerollActivation, pending
@@ -187,6 +187,8 @@ class Commander(CavalryMixin, OrdersCommander):
             self.done.add(u.id)
             if utype(u) == "cavalry" or shooter_refusal(b, u):
                 continue                           # the rules refuse its every shot
+            if utype(u) != "artillery" and surely_no_candidates(b, u, b.enemy_of(self.side)):
+                continue                           # (foot: a band of the index, no numpy)
             cands = [e for e in in_range_candidates(b, u, 55, b.enemy_of(self.side))
                      if e.hits > 0]
             best = self._best_shot(u, cands)
