@@ -2,7 +2,9 @@
 
 - One ride to a charge (`_ride_to_charge`) shares the candidates' distances from the
   horse and each spot's "cramped" between its searches (`cavalry._Ride`): the same
-  order as the plain ride (the code before, kept here), search by search, in play.
+  order as the plain ride (the code before, kept here), search by search, in play;
+  "cramped" asks only the friends that could stand within 1.5 inches (random tables
+  at that bound's border).
 - The enemy's shooter rows (`_shooter_arrays`) and the bases' half-diagonals
   (`combat._halves`) are kept from version to version while the very records stand:
   each equals a fresh build, in play and after an option that scales the bases.
@@ -21,6 +23,17 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 
 # ---- the ride's searches, as they were (8d814c6) -----------------------------------------
+def _plain_cramped(self, u, spot, facing, friends=None):
+    """CavalryMixin._cramped as it was: every friend within 8 inches asked."""
+    from manager.footprint import closer_than
+    from manager.rules.d3.units import footprint, near, utype
+    b = self.battle
+    fp = footprint(b, u, x=spot[0], y=spot[1], facing=facing)
+    close = near(b, spot, 8, self.side) if friends is None else friends.within(spot, 8)
+    return any(f.id != u.id and utype(f) != "skirmishers"
+               and closer_than(fp, footprint(b, f), 1.5) for f in close)
+
+
 def _plain_staging(self, u, candidates, paths, within=None, floor=-99.0, lean=0.0,
                    friends=None):
     from manager.errors import IllegalAction
@@ -39,7 +52,7 @@ def _plain_staging(self, u, candidates, paths, within=None, floor=-99.0, lean=0.
             return
         facing = round(bearing(spot, e.pos)) % 360
         if not exact:
-            cramped = CRAMPED if self._cramped(u, spot, facing, friends) else 0.0
+            cramped = CRAMPED if _plain_cramped(self, u, spot, facing, friends) else 0.0
             heapq.heappush(heap, (neg + cramped, k, True, spot, e))
             continue
         key = (spot, e.id)
@@ -62,6 +75,7 @@ def _plain_ride(self, u, floor):
     from manager.game_actions import MoveUnit
     from manager.rules.d3.cavalry import (CRAMPED, DETOUR_SPOTS, DETOUR_WAYS, DETOUR_WEIGHT,
                                           RINGS, surely_blocked)
+    # (the plain code: every heading worked out, "cramped" asked of every friend in 8)
     from manager.rules.d3.tables import MOVE
     within = MOVE["cavalry"] - 0.05
     candidates = self._candidates(u, 2 * MOVE["cavalry"], None if floor <= 0 else
@@ -98,7 +112,7 @@ def _plain_ride(self, u, floor):
             break
         if surely_blocked(self.battle, u, to):
             continue
-        score -= CRAMPED if self._cramped(u, to, u.facing, friends) else 0.0
+        score -= CRAMPED if _plain_cramped(self, u, to, u.facing, friends) else 0.0
         if best is not None and score <= best[0]:
             continue
         e = min(staging, key=lambda s: distance(to, s[1]))[2]
@@ -161,6 +175,56 @@ def test_d3_ride_shares_its_searches_and_orders_as_before_in_play(monkeypatch):
                              (cavalry._Ride, "cramped"): counted})
     assert seen["rides"] >= 40 and seen["spots"] > 50, seen
     assert seen["kept"] > 20 and seen["asked"] > seen["kept"], seen
+
+
+FRIEND_KINDS = ["line_infantry", "skirmishers", "light_cavalry", "heavy_cavalry",
+                "foot_artillery"]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 359), st.sampled_from([1.0, 0.5, 1.5]), st.booleans(),
+       st.lists(st.tuples(st.floats(-1.0, 1.0), st.integers(0, 359), st.integers(0, 359),
+                          st.sampled_from(FRIEND_KINDS)), min_size=1, max_size=4))
+def test_d3_cramped_asks_only_friends_that_could_be_near(facing, scale, grid, friends):
+    """A horse's spot and friends placed about the bound (both half-diagonals + 1.5
+    inches between centres, give or take an inch, faced anyhow, at several scales):
+    "cramped" is the plain one's (every friend within 8 asked), from the index or the
+    decision's friends."""
+    from manager.footprint import heading
+    from manager.rules.d3 import cavalry
+    from manager.rules.d3.commander import Commander
+    from manager.rules.d3.units import HALF_DIAGONAL, footprint
+    from builders import build_table, piece
+    spot = (60.0, 60.0)
+    pieces = [piece("h", "blue", "light_cavalry", (30.0, 60.0))]
+    probe = build_table(pieces, "d3", width=120.0, height=120.0,
+                        options={"frontage_scale": scale})
+    own = footprint(probe, probe.units["h"])
+    for k, (off, way, face, kind) in enumerate(friends):
+        hx, hy = heading(way)
+        d = (own.frontage ** 2 + own.depth ** 2) ** 0.5 / 2 + HALF_DIAGONAL * scale + 1.5 + off
+        pieces.append(piece(f"f{k}", "blue", kind, (spot[0] + hx * d, spot[1] + hy * d),
+                            facing=face))
+    b = build_table(pieces, "d3", width=120.0, height=120.0,
+                    options={"frontage_scale": scale})
+    c = Commander(b, "blue")
+    u = b.units["h"]
+    near = c._friends(u) if grid else None
+    assert c._cramped(u, spot, facing, near) == _plain_cramped(c, u, spot, facing, near)
+
+
+def test_d3_cramped_bound_is_not_vacuous():
+    """A friend's base 1.4 inches from the spot's base is cramped (both ways); 2.4
+    inches from it, not."""
+    from builders import build_table, piece
+    from manager.rules.d3.commander import Commander
+    b = build_table([piece("h", "blue", "light_cavalry", (30.0, 60.0)),
+                     piece("f", "blue", "line_infantry", (60.0, 60.0 - 1.5 / 2 - 1.0 / 2 - 1.4),
+                           facing=0)], "d3", width=120.0, height=120.0)
+    c = Commander(b, "blue")
+    u = b.units["h"]
+    assert c._cramped(u, (60.0, 60.0), 0) and _plain_cramped(c, u, (60.0, 60.0), 0)
+    assert not c._cramped(u, (60.0, 61.0), 0)
 
 
 def test_d3_shooter_rows_and_halves_kept_equal_fresh_builds_in_play(monkeypatch):

@@ -31,7 +31,7 @@ from .combat import Strike, charge_odds, strike_hits
 from .moves import check_charge_path, surely_blocked, surely_no_charge_path
 from .ring import ring_spots
 from .tables import FIRE_ARC, MOVE, RANGE
-from .units import footprint, inactive, near, on_hilltop, taken, utype
+from .units import HALF_DIAGONAL, footprint, inactive, near, on_hilltop, taken, utype
 
 KILL_WEIGHT = 6.0       # a destroyed unit is worth this many hits besides the hits
 WORTH = 1.8             # charge when the blow's value reaches this (D3+1 frontal: 3.0)
@@ -40,6 +40,7 @@ RINGS = (8.5,)          # staging spots this far from a target's centre (one rin
 STAGING_TRIED = 8       # the most charge paths checked from staging spots, per search
 DETOUR_SPOTS = 3        # the staging spots a detour steers by (best, near first; was 6)
 DETOUR_WAYS = 12        # the bearings a detour tries, at each of four distances
+DETOUR_HEADINGS = tuple(heading(k * 360.0 / DETOUR_WAYS) for k in range(DETOUR_WAYS))
 CRAMPED = 1.5          # worth lost at a spot hard against a friendly base
 DETOUR_WEIGHT = 0.3     # worth lost per inch a staging spot stays away after a detour
 FRIENDS = 2 * MOVE["cavalry"] + 9.0   # friends scanned once a decision for "cramped"
@@ -155,7 +156,13 @@ class CavalryMixin:
         asked lies within two moves of it, so these hold all within 8 inches of it)."""
         b = self.battle
         fp = footprint(b, u, x=spot[0], y=spot[1], facing=facing)
-        close = near(b, spot, 8, self.side) if friends is None else friends.within(spot, 8)
+        # a friend whose centre lies farther than both half-diagonals + 1.5 (+ 1e-5) is
+        # surely apart (closer_than's own first look says no): only nearer ones asked
+        k = abs(float(b.option("frontage_scale", 1.0) or 1.0))
+        reach = min(math.hypot(fp.frontage, fp.depth) / 2 + HALF_DIAGONAL * k * (1 + 1e-9)
+                    + 1.5 + 1e-5, 8)
+        close = near(b, spot, reach, self.side) if friends is None else \
+            friends.within(spot, reach)
         return any(f.id != u.id and utype(f) != "skirmishers"
                    and closer_than(fp, footprint(b, f), 1.5) for f in close)
 
@@ -234,8 +241,9 @@ class CavalryMixin:
         m = d2 * 1e-7 + 1e-12
         sure = (d2 < (reach - 1e-6) ** 2) & (dot > 0) & (q > m)
         edge = (d2 <= (reach + 1e-6) ** 2) & ~sure & (dot >= 0) & (q >= -m)
-        # (the weights are 1 and 2: their sums are exact in any order)
-        out = (sure * weight).sum(axis=1).tolist()
+        # (the weights are 1 and 2: their sums are exact in any order, so the matrix
+        # product's are the row sums')
+        out = (sure @ weight).tolist()
         for k, j in zip(*(a.tolist() for a in edge.nonzero())):
             out[k] += self._exposure(spots[k], [shooters[cols[j]]])
         return out
@@ -341,8 +349,7 @@ class CavalryMixin:
         now = min(distance(u.pos, s[1]) for s in staging)
         moves = []                               # (score before "cramped", to): closer ones
         for d in (MOVE["cavalry"] - 0.05, 9.0, 6.0, 3.0):
-            for k in range(DETOUR_WAYS):
-                hx, hy = heading(k * 360.0 / DETOUR_WAYS)
+            for hx, hy in DETOUR_HEADINGS:
                 to = (round(u.x + hx * d, 2), round(u.y + hy * d, 2))
                 if min(distance(to, s[1]) for s in staging) < now - 0.5:
                     moves.append((max(v - DETOUR_WEIGHT * distance(to, spot)

@@ -145,7 +145,8 @@ class Commander(CavalryMixin, OrdersCommander):
         if not g.units:
             return None
         d = np.hypot(g.xs - u.x, g.ys - u.y)
-        enemy = min((g.units[k] for k in np.flatnonzero(d <= d.min() + 1e-6).tolist()),
+        # (flatnonzero and min without their Python wrappers: the same indices, the same least)
+        enemy = min((g.units[k] for k in (d <= _least(d) + 1e-6).nonzero()[0].tolist()),
                     key=lambda e: distance(e.pos, u.pos))
         return enemy if distance(enemy.pos, u.pos) <= reach else None
 
@@ -228,6 +229,7 @@ class Commander(CavalryMixin, OrdersCommander):
         return self.first_melee(melees)
 
 
+_least = np.minimum.reduce   # (ndarray.min's own reduction)
 HIDDEN_FROM = 4     # candidates from which the lines are judged together first
 
 

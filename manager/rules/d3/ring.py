@@ -46,9 +46,11 @@ def ring_spots(u, rows: list, rings: tuple, reach: float) -> list:
     rad = np.radians(np.mod(ways, 360))
     hx, hy = np.sin(rad), -np.cos(rad)
     per = len(rings) * n
-    col = [np.array(c, dtype=float).repeat(per) for c in zip(*(
-        (e.x, e.y, fp.x, fp.y, fp.facing, corner) for e, fp, corner, _ in rows))]
-    ex, ey, fx, fy, ff, cn = col
+    # (one array of the rows' columns, each row repeated: the same floats as one
+    # array a column)
+    ex, ey, fx, fy, ff, cn = np.array(
+        [(e.x, e.y, fp.x, fp.y, fp.facing, corner) for e, fp, corner, _ in rows],
+        dtype=float).repeat(per, axis=0).T
     rr = np.array(rings, dtype=float)[None, :, None]
     # (T, rings, n), raveled in the plain loops' order
     x = ex + (hx[:, None, :] * rr).ravel()

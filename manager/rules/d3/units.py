@@ -346,7 +346,7 @@ def surely_hidden(battle, unit, targets) -> list:
     hits = surely_crossed_arrays(front, [t.pos for t in targets],
                                  [index.get(t.id, -1) for t in targets], keys, ox, oy, fx, fy,
                                  hd, hf, unit.pos, index.get(unit.id, -1), 8.0)
-    return [bool(h) for h in hits]
+    return hits.tolist()                    # (a numpy bool array: Python bools)
 
 
 def _base_arrays(battle) -> tuple:
