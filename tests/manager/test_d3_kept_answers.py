@@ -364,3 +364,89 @@ def test_d3_surely_no_candidates_in_play(monkeypatch):
 
     _play(monkeypatch, 3, {(commander, "surely_no_candidates"): checked})
     assert seen["asked"] > 50 and seen["asked"] > seen["none"] > seen["asked"] // 3, seen
+
+
+# ---- the general's re-roll: circles before shapely ----------------------------------------
+def _plain_reroller(battle, unit, mode=None):
+    """units.reroller as it was: shapely's distance to every unrallied general."""
+    from shapely.geometry import Point
+    from manager.rules.d3.tables import GENERAL_REROLL_REACH
+    from manager.rules.d3.units import footprint
+    if (mode or battle.option("general_reroll")) == "never":
+        return None
+    base = footprint(battle, unit).polygon()
+    for l in sorted(battle.live_leaders(unit.side), key=lambda l: l.id):
+        if not l.rallied and base.distance(Point(l.pos)) <= GENERAL_REROLL_REACH + 1e-6:
+            return l
+    return None
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["line_infantry", "foot_artillery", "light_cavalry"]),
+       st.integers(0, 359), st.sampled_from([1.0, 0.5, 2.0]),
+       st.lists(st.tuples(st.sampled_from(["centre", "corner", "edge"]),
+                          st.sampled_from([-1e-5, -2e-9, -1e-10, 0.0, 1e-10, 2e-9, 1e-5, 0.3]),
+                          st.integers(0, 359), st.booleans()), min_size=1, max_size=3))
+def test_d3_reroller_is_the_plain_one_at_the_borders(kind, facing, scale, generals):
+    """Generals a hair either side of 12 inches from the unit's centre, from a corner
+    of its base (out along the diagonal), or from its front edge (straight ahead),
+    rallied or not: the general who may re-roll is the plain one's (shapely's
+    distance to every general)."""
+    from manager.footprint import heading
+    from manager.rules.d3.tables import GENERAL_REROLL_REACH
+    from manager.rules.d3.units import footprint, reroller
+    from builders import build_table, piece
+    x0, y0 = 60.0, 60.0
+    pieces = [piece("u", "blue", kind, (x0, y0), facing=facing, command="b0")]
+    probe = build_table(pieces, "d3", width=120.0, height=120.0,
+                        options={"frontage_scale": scale})
+    fp = footprint(probe, probe.units["u"])
+    half = (fp.frontage ** 2 + fp.depth ** 2) ** 0.5 / 2
+    leaders = {}
+    for k, (where, off, way, _) in enumerate(generals):
+        hx, hy = heading(way)
+        if where == "centre":
+            d = GENERAL_REROLL_REACH + 1e-6 + off
+        elif where == "corner":                      # out along a diagonal, past its corner
+            cx, cy = fp.corners()[way % 4]
+            hx, hy = (cx - x0) / half, (cy - y0) / half
+            d = GENERAL_REROLL_REACH + 1e-6 + half + off
+        else:                                        # straight out from the front edge
+            hx, hy = heading(facing)
+            d = fp.depth / 2 + GENERAL_REROLL_REACH + 1e-6 + off
+        leaders[f"b{k + 1}"] = dict(pos=[x0 + hx * d, y0 + hy * d])
+        pieces.append(piece(f"s{k}", "blue", "line_infantry", (10.0 + 6 * k, 110.0),
+                            command=f"b{k + 1}"))
+    leaders["b0"] = dict(pos=[1.0, 1.0])
+    b = build_table(pieces, "d3", width=120.0, height=120.0, leaders=leaders,
+                    options={"frontage_scale": scale, "general_reroll": "auto"})
+    for k, (_, _, _, rallied) in enumerate(generals):
+        if rallied:
+            b.update_leader(f"b{k + 1}-ldr", rallied=True)
+    u = b.units["u"]
+    for mode in (None, "choose", "never"):
+        want = _plain_reroller(b, u, mode)
+        got = reroller(b, u, mode)
+        assert (got and got.id) == (want and want.id)
+
+
+def test_d3_reroller_in_play(monkeypatch):
+    """Three Austerlitz turns: every re-roll asked names the plain one's general, and
+    some name one, some none (not vacuous)."""
+    from manager.rules.d3 import units
+    fast = units.reroller
+    seen = {"some": 0, "none": 0}
+
+    def checked(battle, unit, mode=None):
+        got = fast(battle, unit, mode)
+        want = _plain_reroller(battle, unit, mode)
+        assert (got and got.id) == (want and want.id)
+        seen["some" if got else "none"] += 1
+        return got
+
+    import manager.rules.d3.combat as combat
+    import manager.rules.d3.commander as commander
+    spies = {(units, "reroller"): checked, (combat, "reroller"): checked,
+             (commander, "reroller"): checked}
+    _play(monkeypatch, 3, spies)
+    assert seen["some"] > 20 and seen["none"] > 20, seen

@@ -89,10 +89,23 @@ def reroller(battle, unit, mode: str | None = None):
     within 12 inches), or None; none at all when re-rolls are off."""
     if (mode or battle.option("general_reroll")) == "never":
         return None
-    base = footprint(battle, unit).polygon()
+    fp, base = footprint(battle, unit), None
+    reach = GENERAL_REROLL_REACH + 1e-6
+    half = math.hypot(fp.frontage, fp.depth) / 2
     for l in sorted(battle.live_leaders(unit.side), key=lambda l: l.id):
-        # "within 12" of the unit": to the nearest part of its base, as range is measured
-        if not l.rallied and base.distance(Point(l.pos)) <= GENERAL_REROLL_REACH + 1e-6:
+        # "within 12" of the unit": to the nearest part of its base, as range is measured.
+        # The base holds its centre and lies within half its diagonal of it, so a general
+        # that near the centre (1e-9 to spare: far above shapely's rounding) is within,
+        # one that far beyond it is not; only the rest are measured by shapely
+        if l.rallied:
+            continue
+        d = distance(l.pos, unit.pos)
+        if d <= reach - 1e-9:
+            return l
+        if d - half > reach + 1e-9:
+            continue
+        base = fp.polygon() if base is None else base
+        if base.distance(Point(l.pos)) <= reach:
             return l
     return None
 
