@@ -130,9 +130,9 @@ def test_live_units_follow_units_hit_gone_arrived_and_put_back():
     same_live(b)
 
 
-# ---- sightlines._hits without np.clip, np.ones and a second errstate -------------------------
+# ---- sightlines' pass without np.clip, np.ones and errstate contexts -------------------------
 def plain_hits(ax, ay, tx, ty, lengths, ox, oy, fx, fy, hd, hf, ok, centre_within):
-    """sightlines._hits as it was written before (the reference)."""
+    """sightlines' pass over the pairs `ok` as it was written before (the reference)."""
     m = 1e-6
     cx, cy = ox - ax, oy - ay
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -168,22 +168,36 @@ def plain_hits(ax, ay, tx, ty, lengths, ox, oy, fx, fy, hd, hf, ok, centre_withi
 near = st.floats(-30, 30, allow_nan=False) | st.sampled_from([0.0, 1e-7, 2.0])
 
 
+def scan_ok(lengths, ox, oy, keys, end_keys, scan_xy, scan_key, extra):
+    """The pairs the scan tests, as surely_crossed_arrays bounds them (the reference's ok)."""
+    ok = np.hypot(ox - scan_xy[0], oy - scan_xy[1])[None, :] < lengths[:, None] + extra - 1e-6
+    ok &= (keys != scan_key)[None, :]
+    ok &= keys[None, :] != np.asarray(end_keys)[:, None]
+    return ok
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(near, near), min_size=1, max_size=6),
        st.lists(st.tuples(near, near, st.floats(0, 360), st.floats(0.1, 8), st.floats(0.1, 4)),
                 min_size=1, max_size=8),
-       st.none() | st.floats(0, 10), st.integers(0, 2 ** 30))
-def test_hits_are_the_plain_ones(ends, bases, centre_within, mask):
+       st.none() | st.floats(0, 10), st.lists(st.integers(-1, 8), min_size=7, max_size=7),
+       st.tuples(near, near), st.sampled_from([0.0, 8.0, 100.0]))
+def test_hits_are_the_plain_ones(ends, bases, centre_within, picks, scan_xy, extra):
+    """sightlines.surely_crossed_arrays gives the plain pass's answers over the pairs the
+    scan tests (the shooter's and the ends' own bases left out, the scan's reach)."""
     from manager import sightlines
     tx = np.array([e[0] for e in ends])                     # a zero-length line included
     ty = np.array([e[1] for e in ends])
     lengths = np.hypot(tx, ty)
     ox, oy, f, depth, front = (np.array(c, dtype=float) for c in zip(*bases))
     fx, fy = np.sin(np.radians(f)), -np.cos(np.radians(f))
-    ok = np.array([[(mask >> (i * len(bases) + j)) & 1 == 0 for j in range(len(bases))]
-                   for i in range(len(ends))], dtype=bool)
+    keys, scan_key, end_keys = np.arange(len(bases)), picks[0], picks[1:len(ends) + 1]
+    ok = scan_ok(lengths, ox, oy, keys, end_keys, scan_xy, scan_key, extra)
     args = (0.0, 0.0, tx, ty, lengths, ox, oy, fx, fy, depth / 2, front / 2, ok, centre_within)
-    assert sightlines._hits(*args).tolist() == plain_hits(*args).tolist()
+    got = sightlines.surely_crossed_arrays((0.0, 0.0), ends, end_keys, keys, ox, oy, fx, fy,
+                                           depth / 2, front / 2, scan_xy, scan_key, extra,
+                                           centre_within)
+    assert got.tolist() == plain_hits(*args).tolist()
 
 
 def test_hits_see_a_base_squarely_across_a_line_and_not_one_beside_it():
@@ -191,15 +205,16 @@ def test_hits_see_a_base_squarely_across_a_line_and_not_one_beside_it():
     tx, ty = np.array([20.0, 20.0]), np.array([0.0, 0.0])
     ox, oy = np.array([10.0, 10.0]), np.array([0.0, 9.0])   # across, and well beside
     fx, fy = np.array([0.0, 0.0]), np.array([-1.0, -1.0])
-    ok = np.ones((2, 2), dtype=bool)
+    keys, ends = np.arange(2), [(20.0, 0.0), (20.0, 0.0)]
+    hd, hf = np.array([1.0, 1.0]), np.array([3.0, 3.0])
     for within in (None, 4.5):
-        args = (0.0, 0.0, tx, ty, np.hypot(tx, ty), ox, oy, fx, fy, np.array([1.0, 1.0]),
-                np.array([3.0, 3.0]), ok, within)
-        assert sightlines._hits(*args).tolist() == plain_hits(*args).tolist() == [True, True]
-        ok2 = ok.copy()
-        ok2[:, 0] = False                                    # only the base beside
-        args = args[:11] + (ok2, within)
-        assert sightlines._hits(*args).tolist() == plain_hits(*args).tolist() == [False, False]
+        for scan_key, want in ((-1, [True, True]), (0, [False, False])):   # 0: beside only
+            ok = scan_ok(np.hypot(tx, ty), ox, oy, keys, [-1, -1], (0.0, 0.0), scan_key, 8.0)
+            args = (0.0, 0.0, tx, ty, np.hypot(tx, ty), ox, oy, fx, fy, hd, hf, ok, within)
+            got = sightlines.surely_crossed_arrays((0.0, 0.0), ends, [-1, -1], keys, ox, oy,
+                                                   fx, fy, hd, hf, (0.0, 0.0), scan_key, 8.0,
+                                                   within)
+            assert got.tolist() == plain_hits(*args).tolist() == want
 
 
 def test_kept_radii_follow_the_battle_and_never_change_an_array_handed_out():
