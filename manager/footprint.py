@@ -26,10 +26,24 @@ from . import convex
 EPS = 1e-6
 
 
-def heading(facing: float) -> tuple[float, float]:
-    """The unit vector a facing points along (0 = north = up = -y)."""
-    r = math.radians(facing)
-    return math.sin(r), -math.cos(r)
+class _Headings(dict):
+    """facing -> the unit vector it points along (0 = north = up = -y), each worked out
+    once: rules ask tens of thousands a turn, of a few hundred facings. A zero is never
+    kept: 0 and -0.0 are one key but give (0.0, -1.0) and (-0.0, -1.0); any other key
+    equal to a facing is the same number (an int equal to a float converts to it
+    exactly), so every answer is the very floats of radians, sin and cos."""
+
+    __slots__ = ()
+
+    def __missing__(self, facing):
+        r = math.radians(facing)
+        h = math.sin(r), -math.cos(r)
+        if facing and len(self) < 100_000:
+            self[facing] = h
+        return h
+
+
+heading = _Headings().__getitem__   # heading(facing) -> (x, y): a lookup, no Python frame
 
 
 def bearing(a, b) -> float:

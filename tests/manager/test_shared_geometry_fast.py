@@ -108,3 +108,24 @@ def test_surely_crossed_arrays_in_play(monkeypatch):
     assert len(seen) > 50 and sum(sum(g) for g, _ in seen) > 1000
     assert all(g == o for g, o in seen)
 
+
+# ---- footprint.heading: each facing's vector worked out once ------------------------------
+def old_heading(facing):
+    r = math.radians(facing)
+    return math.sin(r), -math.cos(r)
+
+
+facings = st.one_of(st.sampled_from([0.0, -0.0, 0, 90, 90.0, 180.0, -180.0, 360, 45.0, 1e-300,
+                                     -1e-300, 359.99999999999994]),
+                    st.integers(-720, 720), st.floats(-1e4, 1e4, allow_nan=False))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(facings, min_size=1, max_size=30))
+def test_heading_is_the_very_floats_of_sin_and_cos(asked):
+    """Asked in any order (a zero after a minus zero, an int after its float): the same
+    floats, signs of zeros too, as working each out afresh."""
+    from manager.footprint import heading
+    for f in asked + asked[::-1]:
+        got, want = heading(f), old_heading(f)
+        assert [v.hex() for v in got] == [v.hex() for v in want], f
