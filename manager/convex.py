@@ -46,7 +46,42 @@ def area_above(a, ax, ay, b, bx, by, area: float):
     # the common part lies in a slab as wide as the least overlap of the projections
     if sep >= 0 or -sep * span(a, b) < area / 2:
         return False
+    # most bases asked overlap deep: a disc inside both holds more than `area` (pi r^2 >
+    # 3 r^2 > area + SURE, so the clipped area, within ~1e-11 of the true one, is above
+    # area + MARGIN: the answer below would be True too), with no shape clipped
+    px, py = common_point(a, ax, ay, b, bx, by, 0.02 + math.sqrt(max(area, 0.0)))
+    r = min(depth(a, ax, ay, px, py), depth(b, bx, by, px, py))
+    if r > 0 and 3 * r * r > area + SURE:
+        return True
     return _decide(clip_area(a[4], b[4]), area)
+
+
+SURE = 1e-6     # square inches: far above the rounding of a depth or a clipped area
+
+
+def common_point(a, ax, ay, b, bx, by, inset: float) -> tuple:
+    """A point likely deep inside both rectangles where they overlap deep: the middle of
+    their centres moved into `a` shrunk by `inset`, then into `b` shrunk by it (a step of
+    alternating projections). Its depth in each (`depth`) says how deep it is."""
+    px, py = _into(a, ax, ay, (ax + bx) / 2, (ay + by) / 2, inset)
+    return _into(b, bx, by, px, py, inset)
+
+
+def _into(f, cx, cy, px, py, inset: float) -> tuple:
+    """The point of rectangle f (centre cx, cy) shrunk by `inset` nearest (px, py)."""
+    fx, fy, hd, hf = f[0], f[1], f[2] - inset, f[3] - inset
+    dx, dy = px - cx, py - cy
+    s, t = fx * dx + fy * dy, fx * dy - fy * dx
+    s = -hd if s < -hd else hd if s > hd else s
+    t = -hf if t < -hf else hf if t > hf else t
+    return cx + s * fx - t * fy, cy + s * fy + t * fx
+
+
+def depth(f, cx, cy, px, py) -> float:
+    """How far inside rectangle f (centre cx, cy) the point lies (negative: outside)."""
+    fx, fy = f[0], f[1]
+    dx, dy = px - cx, py - cy
+    return min(f[2] - abs(fx * dx + fy * dy), f[3] - abs(fx * dy - fy * dx))
 
 
 def gap_above(a, ax, ay, b, bx, by, inches: float):

@@ -5,7 +5,7 @@ import math
 import numpy as np
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from manager import sightlines
+from manager import convex, sightlines
 
 MARGIN = sightlines.MARGIN
 
@@ -129,3 +129,91 @@ def test_heading_is_the_very_floats_of_sin_and_cos(asked):
     for f in asked + asked[::-1]:
         got, want = heading(f), old_heading(f)
         assert [v.hex() for v in got] == [v.hex() for v in want], f
+
+
+# ---- convex.area_above: a disc inside both bases before any clipping ------------------------
+def old_area_above(a, ax, ay, b, bx, by, area):
+    sep = convex.separation(a, ax, ay, b, bx, by)
+    if sep >= 0 or -sep * convex.span(a, b) < area / 2:
+        return False
+    return convex._decide(CLIP_AREA(a[4], b[4]), area)
+
+
+CLIP_AREA = convex.clip_area            # (the reference's, whatever a test patches)
+
+
+def frame(x, y, facing, front, depth):
+    from manager.footprint import Footprint, _frame
+    return _frame(Footprint(x, y, facing, front, depth))
+
+
+sizes = st.sampled_from([0.05, 0.3, 0.7, 1.0, 2.8, 4.0])
+nicks = st.sampled_from([-0.5, 0.0, 0.001, 0.004, 0.006, 0.01, 0.02, 0.05, 0.3])
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.tuples(st.floats(-50, 50), st.floats(-50, 50)), st.floats(0, 360), sizes, sizes,
+       sizes, sizes, st.sampled_from([0.0, 0.0, 90.0, 0.5, 30.0, 45.0, 179.0]),
+       st.sampled_from([1, -1]), st.sampled_from([1, -1]), nicks, nicks,
+       st.one_of(st.none(), st.tuples(st.floats(-3, 3), st.floats(-3, 3))),
+       st.sampled_from([1e-4, 2e-4, 0.01, 0.5]))
+def test_area_above_is_the_clipped_answer(c, facing, fa, da, fb, db, turn, sx, sy, n1, n2,
+                                          anywhere, area):
+    """Bases crossing, nicking a corner by a hair, side by side, one inside the other:
+    the answer of the clipped area, True, False or None alike."""
+    from manager.footprint import heading
+    a = frame(c[0], c[1], facing, fa, da)
+    if anywhere is None:                # corner to corner, overlapping by the nicks
+        hx, hy = heading(facing)
+        s, t = sx * ((da + db) / 2 - n1), sy * ((fa + fb) / 2 - n2)
+        bx, by = c[0] + s * hx - t * hy, c[1] + s * hy + t * hx
+    else:
+        bx, by = c[0] + anywhere[0], c[1] + anywhere[1]
+    b = frame(bx, by, facing + turn, fb, db)
+    assert convex.area_above(a, c[0], c[1], b, bx, by, area) == \
+        old_area_above(a, c[0], c[1], b, bx, by, area)
+
+
+def test_area_above_in_play(monkeypatch):
+    """Every overlap and pivot asked in a turn of Austerlitz under the three inch
+    rulesets; most of the True answers given by the disc, with no clipping."""
+    from play_checks import austerlitz_phases
+    seen, clipped = [], [0]
+    real, real_clip = convex.area_above, convex.clip_area
+
+    def recording(*a):
+        before = clipped[0]
+        got = real(*a)
+        seen.append((got, old_area_above(*a), clipped[0] > before))
+        return got
+
+    def clip(*a):
+        clipped[0] += 1
+        return real_clip(*a)
+    monkeypatch.setattr(convex, "area_above", recording)
+    monkeypatch.setattr(convex, "clip_area", clip)
+    for ruleset in ("featherstone", "d3", "quickplay"):
+        for _ in austerlitz_phases(ruleset, (), turns=1):
+            pass
+    assert all(g == o for g, o, _ in seen)
+    trues = [c for g, _, c in seen if g is True]
+    # the old answers clipped for every True: the disc spares most of them
+    assert len(seen) > 500 and len(trues) > 200 and sum(trues) < len(trues) / 2
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.floats(0, 360), st.floats(0, 360), sizes, sizes, sizes, sizes,
+       st.tuples(st.floats(-3, 3), st.floats(-3, 3)), st.sampled_from([0.0, 0.03, 0.3]))
+def test_the_common_point_is_as_deep_in_both_bases_as_said(fa_, fb_, fa, da, fb, db, off,
+                                                          inset):
+    """The disc about the common point, as wide as its least depth, lies inside both
+    bases' shapes (as shapely covers them): the bound behind the disc's True."""
+    from shapely.geometry import Point
+    from manager.footprint import Footprint
+    a_fp, b_fp = Footprint(0.0, 0.0, fa_, fa, da), Footprint(off[0], off[1], fb_, fb, db)
+    a, b = frame(0.0, 0.0, fa_, fa, da), frame(off[0], off[1], fb_, fb, db)
+    px, py = convex.common_point(a, 0.0, 0.0, b, off[0], off[1], inset)
+    r = min(convex.depth(a, 0.0, 0.0, px, py), convex.depth(b, off[0], off[1], px, py))
+    if r > 1e-6:
+        disc = Point(px, py).buffer(r - 1e-9, 64)
+        assert a_fp.polygon().covers(disc) and b_fp.polygon().covers(disc)
