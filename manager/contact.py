@@ -80,6 +80,7 @@ def contact_point(mover: Footprint, target: Footprint, along: float):
     """`footprint.contact_point(mover, target, along)`, the same answer (see above; like
     it, the mover is moved faced `along`, whatever its own facing)."""
     axes = _axes(mover, target, along)
+    (a0, b0, e0), (a1, b1, e1), (a2, b2, e2), (a3, b3, e3) = axes     # (the four, unrolled)
     fx, fy = heading(along)
 
     # the separation is convex and piecewise linear in d: where it is surely above EPS
@@ -93,7 +94,8 @@ def contact_point(mover: Footprint, target: Footprint, along: float):
             return True
         if deep is not None and deep[0] + SLACK < d < deep[1] - SLACK:
             return False
-        s = max(abs(d * a - b) - e for a, b, e in axes)
+        s = max(abs(d * a0 - b0) - e0, abs(d * a1 - b1) - e1, abs(d * a2 - b2) - e2,
+                abs(d * a3 - b3) - e3)
         if s > EPS + MARGIN:
             return True
         if s < LOW - MARGIN:
@@ -116,7 +118,9 @@ def contact_point(mover: Footprint, target: Footprint, along: float):
         first = 0 if touch is None or touch[0] <= 0 else 65 if touch[0] > far else \
             max(0, int((touch[0] - SLACK) / far * 64) - 1)
         for i in range(first, 65):
-            s = max(abs(far * i / 64 * a - b) - e for a, b, e in axes)
+            d = far * i / 64
+            s = max(abs(d * a0 - b0) - e0, abs(d * a1 - b1) - e1, abs(d * a2 - b2) - e2,
+                    abs(d * a3 - b3) - e3)
             if s < -MARGIN:
                 hi = far * i / 64
                 break
