@@ -7,12 +7,16 @@ from __future__ import annotations
 import math
 
 from hypothesis import assume, given, settings, strategies as st
+import numpy as np
 
 from builders import build_table, piece
 from play_checks import austerlitz_phases
 from manager.errors import ScenarioError
+from manager import spatial
 from manager.rules.featherstone import fire, sight_floats
-from manager.rules.featherstone.rows import rows
+from manager.rules.featherstone.rows import Rows, rows
+from manager.rules.featherstone.state import footprint
+from manager.sightlines import surely_crossed
 
 FS = "featherstone"
 KINDS = ["line_infantry", "light_infantry", "heavy_cavalry", "light_cavalry",
@@ -20,25 +24,25 @@ KINDS = ["line_infantry", "light_infantry", "heavy_cavalry", "light_cavalry",
 
 
 def numpy_crossed(battle, origin, ends) -> list:
-    """The numpy pass `fire._crossed` made before (seventh session)."""
-    from manager.sightlines import surely_crossed_arrays
-    t = rows(battle)
-    ax, ay = origin.pos
-    ex = [e.x for e in ends]
-    ey = [e.y for e in ends]
+    """The numpy pass over every pair of line and base (sightlines.surely_crossed, its
+    headings from the footprints), on the bases whose centre is in the box about the
+    origin and the ends widened by 4.5 inches (as `fire._crossed` asked it before)."""
+    g = spatial.unit_grid(battle)
+    xs, ys = [origin.x] + [u.x for u in ends], [origin.y] + [u.y for u in ends]
     m = 4.5 + 1e-6
-    lo_x, hi_x = min(ax, min(ex)) - m, max(ax, max(ex)) + m
-    lo_y, hi_y = min(ay, min(ey)) - m, max(ay, max(ey)) + m
-    xs, ys = t.x, t.y
-    idx = ((xs >= lo_x) & (xs <= hi_x) & (ys >= lo_y) & (ys <= hi_y)).nonzero()[0]
-    if not len(idx):
-        return [False] * len(ends)
-    index = t.index
-    hits = surely_crossed_arrays(
-        origin.pos, list(zip(ex, ey)), [index.get(e.id, -2) for e in ends], idx,
-        xs[idx], ys[idx], t.fx[idx], t.fy[idx], t.hd[idx], t.hf[idx], origin.pos,
-        index.get(origin.id, -1), 8.0, centre_within=4.5)
-    return hits.tolist()
+    keep = (g.xs >= min(xs) - m) & (g.xs <= max(xs) + m) & \
+        (g.ys >= min(ys) - m) & (g.ys <= max(ys) + m)
+    others = [g.units[k] for k in np.flatnonzero(keep)]
+    return surely_crossed(origin.pos, [t.pos for t in ends], [t.id for t in ends], others,
+                          [footprint(battle, o) for o in others], origin, 8.0,
+                          centre_within=4.5)
+
+
+def fresh_rows(battle) -> Rows:
+    """The rows filled afresh from every live base (none copied from other rows)."""
+    t = Rows.__new__(Rows)
+    t._fill_fresh(battle, list(spatial.unit_grid(battle).units))
+    return t
 
 
 @settings(max_examples=200, deadline=None)
@@ -78,22 +82,52 @@ def test_lines_crossed_in_play(monkeypatch):
     """Every pass of 3 Austerlitz turns (the commander's fire and its guns' targets in the
     moves step, support fire in the odds and the melee): the numpy pass's answers, on
     the battle and on the odds' trial copies; many lines are hidden and many are not.
-    The rows' lists stay the very floats of their arrays as the battle changes."""
-    asked = []
-    real = sight_floats.crossed
+    The rows, followed from the journal or copied from the last rows for a trial copy,
+    are a fresh fill's: the same records, bases and floats."""
+    asked, copied = [], []
+    real, fill_from = sight_floats.crossed, Rows._fill_from
+
+    def spy(self, battle, last, units):
+        copied.append(fill_from(self, battle, last, units))
+        return copied[-1]
 
     def both(battle, origin, ends):
         got = real(battle, origin, ends)
         assert got == numpy_crossed(battle, origin, ends)
-        t = rows(battle)
-        fx, fy, hd, hf, diag = t.as_lists()
-        assert (fx, fy, hd, hf) == (t.fx.tolist(), t.fy.tolist(), t.hd.tolist(),
-                                    t.hf.tolist())
-        assert diag == [math.hypot(d, f) for d, f in zip(hd, hf)]
+        t, fresh = rows(battle), fresh_rows(battle)
+        assert all(a is c for a, c in zip(t.units, fresh.units))
+        assert t.index == fresh.index and t.fps == fresh.fps
+        assert t.as_lists() == fresh.as_lists()
+        assert t.diag == [math.hypot(d, f) for d, f in zip(t.hd, t.hf)]
         asked.extend(got)
         return got
     monkeypatch.setattr(fire, "crossed", both)
+    monkeypatch.setattr(Rows, "_fill_from", spy)
     for _ in austerlitz_phases(FS, (), 3):
         pass
     assert len(asked) > 1000 and sum(asked) > 500 and len(asked) - sum(asked) > 100, \
         (len(asked), sum(asked))
+    assert sum(copied) > 20, copied          # rows copied for the odds' trial copies
+
+
+def test_rows_are_copied_only_over_the_same_ids_and_options():
+    """A unit gone and another come (the same count, the ids shifted), and a trial copy
+    with other options (the stand scale sizes the bases): the rows are a fresh fill's."""
+    from dataclasses import replace
+    from types import MappingProxyType
+    b = build_table([piece("a", "blue", "line_infantry", (10, 30)),
+                     piece("x", "blue", "line_infantry", (20, 25)),
+                     piece("e", "red", "line_infantry", (30, 20))], FS, width=60, height=40)
+    before = rows(b)
+    arrived = replace(b.units["a"], id="z", x=40.0, y=10.0, facing=90)
+    b.update_unit("a", eliminated=True)
+    b.put_unit(arrived)
+    now, fresh = rows(b), fresh_rows(b)
+    assert len(now.units) == len(before.units) and now.index == fresh.index
+    assert now.fps == fresh.fps and now.as_lists() == fresh.as_lists()
+    c = b.copy()
+    c.set_info(replace(c.info, options=MappingProxyType({**c.info.options,
+                                                         "stand_scale": 2.0})))
+    scaled, fresh = rows(c), fresh_rows(c)
+    assert scaled.fps == fresh.fps and scaled.as_lists() == fresh.as_lists()
+    assert scaled.hd != now.hd

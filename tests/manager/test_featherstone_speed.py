@@ -493,7 +493,7 @@ def test_sight_rows_follow_a_base_moved_across_the_line():
     first = rows(b)
     assert fire.surely_hidden(b, b.units["a"], [b.units["e"]]) == [False]
     b.update_unit("x", x=20.0)                              # now squarely across the line
-    assert rows(b) is first and first.x[first.index["x"]] == 20.0      # patched, not rebuilt
+    assert rows(b) is first and first.fps[first.index["x"]].x == 20.0      # patched, not rebuilt
     assert fire.surely_hidden(b, b.units["a"], [b.units["e"]]) == [True]
     b.update_unit("x", eliminated=True)                     # gone: the rows are rebuilt
     assert "x" not in rows(b).index
