@@ -450,3 +450,59 @@ def test_d3_reroller_in_play(monkeypatch):
              (commander, "reroller"): checked}
     _play(monkeypatch, 3, spies)
     assert seen["some"] > 20 and seen["none"] > 20, seen
+
+
+def test_d3_wedge_kept_per_battlefield_is_the_fresh_one_in_play(monkeypatch):
+    """Three Austerlitz turns: every arc of fire the shots ask is the very polygon a
+    fresh build gives (the same corners), and most come from an earlier battle version
+    (the shooter stood): not vacuous."""
+    from shapely.geometry import Polygon
+    from manager.footprint import heading
+    from manager.rules.d3 import combat
+    from manager.rules.d3.tables import FIRE_ARC
+    wedge = combat._wedge
+    seen = {"asked": 0, "kept": 0, "versions": {}}
+
+    def checked(battle, unit, front):
+        got = wedge(battle, unit, front)
+        reach = 2 * (battle.battlefield.width + battle.battlefield.height)
+        rim = [heading(unit.facing + a)
+               for a in (-FIRE_ARC, -FIRE_ARC / 2, 0, FIRE_ARC / 2, FIRE_ARC)]
+        want = Polygon([front] + [(front[0] + hx * reach, front[1] + hy * reach)
+                                  for hx, hy in rim])
+        assert list(got.exterior.coords) == list(want.exterior.coords)
+        first = seen["versions"].setdefault(id(got), battle.version)
+        seen["asked"] += 1
+        seen["kept"] += first != battle.version
+        return got
+
+    _play(monkeypatch, 3, {(combat, "_wedge"): checked})
+    assert seen["asked"] > 30 and seen["kept"] > 10, seen
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 359), st.sampled_from([(4.0, 1.5), (4.0, 1.0), (2.0, 1.5)]),
+       st.sampled_from([(4.0, 1.5), (4.0, 1.0), (2.0, 1.5)]), st.booleans(),
+       st.sampled_from([-0.2, -1e-5, -1e-7, 0.0, 1e-7, 1e-5, 0.2]),
+       st.floats(0, 360), st.floats(0, 7), st.floats(0, 360))
+def test_d3_close_is_closer_than_at_its_borders(facing, a_size, b_size, diagonal, off, way,
+                                               d, b_facing):
+    """"Hard against" (`cavalry._close`) is closer_than(.., 1.5): for bases side by side
+    and corner to corner whose separation is a hair either side of 1.5 / sqrt(2) (where
+    the gap is sqrt(2) times it, a hair either side of 1.5), and for bases anywhere."""
+    import math
+    from manager.footprint import Footprint, closer_than, heading
+    from manager.rules.d3.cavalry import CRAMP, _close
+    a = Footprint(50.0, 50.0, facing, *a_size)
+    fx, fy = heading(facing)
+    rx, ry = -fy, fx
+    t = CRAMP / math.sqrt(2) + off
+    if diagonal:                     # corner to corner, the same facing: gap = sqrt(2) t
+        along = (a.depth + b_size[1]) / 2 + t
+        across = (a.frontage + b_size[0]) / 2 + t
+        b = Footprint(50.0 + fx * along + rx * across, 50.0 + fy * along + ry * across,
+                      facing, *b_size)
+    else:
+        hx, hy = heading(way)
+        b = Footprint(50.0 + hx * d, 50.0 + hy * d, b_facing, *b_size)
+    assert _close(a, b) == closer_than(a, b, CRAMP)

@@ -19,9 +19,10 @@ import operator
 
 import numpy as np
 
-from ... import spatial
+from ... import convex, spatial
 from ...errors import IllegalAction
-from ...footprint import EPS, angle_between, bearing, closer_than, distance, heading
+from ...footprint import (EPS, _frame, angle_between, bearing, closer_than, distance,
+                          heading, surely_apart)
 from ...game_actions import Charge, MoveUnit
 from ...ground_memo import on_ground
 from ...odds import Dist
@@ -164,7 +165,7 @@ class CavalryMixin:
         close = near(b, spot, reach, self.side) if friends is None else \
             friends.within(spot, reach)
         return any(f.id != u.id and utype(f) != "skirmishers"
-                   and closer_than(fp, footprint(b, f), 1.5) for f in close)
+                   and _close(fp, footprint(b, f)) for f in close)
 
     def _friends(self, u) -> spatial.UnitGrid:
         """The friends within FRIENDS of the horse, asked like the spatial index (the
@@ -396,6 +397,24 @@ class CavalryMixin:
                 if not surely_blocked(b, u, to) and self.legal(action):
                     best = (gap, action)
         return best[1] if best else None
+
+
+CRAMP = 1.5                                  # inches: a gap under this is "hard against"
+SURE_CRAMP = (CRAMP - 1e-6) / math.sqrt(2)   # a separation up to this: a gap under CRAMP
+
+
+def _close(fp, other) -> bool:
+    """closer_than(fp, other, CRAMP), mostly without shapely. Bases surely apart are
+    not (closer_than's own first look); otherwise the rectangles' separating-axis
+    separation s bounds their gap g: g = 0 when s <= 0, s <= g <= sqrt(2) s when s > 0
+    (`contact`: their difference is convex, its edge normals turn by at most 90
+    degrees), so s up to (CRAMP - 1e-6) / sqrt(2) is a gap under CRAMP (closer_than's
+    shapely gap, far inside the 1e-6). The rest are closer_than's own answer."""
+    if surely_apart(fp, other, CRAMP):
+        return False
+    if convex.separation(_frame(fp), fp.x, fp.y, _frame(other), other.x, other.y) <= SURE_CRAMP:
+        return True
+    return closer_than(fp, other, CRAMP)
 
 
 class _Ride:

@@ -86,7 +86,10 @@ def in_arc(battle, unit, fp, tfp, front) -> bool:
 
 
 def _wedge(battle, unit, front):
-    """The unit's arc of fire as a polygon: the same for every target (once a version)."""
+    """The unit's arc of fire as a polygon: the same for every target. It reads only
+    its front centre, its facing and the table's size, so it is kept per battlefield
+    (`ground_memo`) by the first two: a shooter that stands (most guns, turn after turn)
+    is not given a new shape after every change of the battle."""
     def build():
         from shapely.geometry import Polygon
         reach = 2 * (battle.battlefield.width + battle.battlefield.height)
@@ -94,7 +97,7 @@ def _wedge(battle, unit, front):
                for a in (-FIRE_ARC, -FIRE_ARC / 2, 0, FIRE_ARC / 2, FIRE_ARC)]
         return Polygon([front] + [(front[0] + hx * reach, front[1] + hy * reach)
                                   for hx, hy in rim])
-    return spatial.memo(battle, "d3.wedge", (unit.id, front), (unit,), build)
+    return on_ground(battle.battlefield, "d3.wedge", (front, unit.facing), build)
 
 
 def shooter_refusal(battle, unit) -> str:
