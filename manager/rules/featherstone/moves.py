@@ -25,6 +25,7 @@ from ...table_terrain import table_terrain
 from ..common import check_ride, own_unit  # noqa: F401  (own_unit: for the other modules)
 from . import ground
 from .losses import moved_leaders, retreat
+from .recall import recall
 from .state import (allowance, arm, attached_leaders, crew, engaged, footprint,
                     formations_for, move_rate, near_the_move, near_units, nearest_enemy)
 from .tables import (DIFFICULT_AREAS, GENERAL_MOVE, IMPASSABLE_AREAS, LINEAR_OBSTACLE_COST,
@@ -204,6 +205,14 @@ def plan(battle, unit, to, facing: int, formation: str = "") -> Plan:
     return Plan(cost * (2 if kind == "half" else 1), rate, kind, road)
 
 
+def planned(battle, unit, to, facing: int, formation: str = "") -> Plan:
+    """`plan`, remembered for this battle version and this unit record (its refusal too):
+    the check of a move and then its resolution ask it of one version in turn. (The key
+    takes `to` by value: 1 and 1.0 plan alike, every use of them being arithmetic.)"""
+    return recall(battle, "featherstone.plan", (unit.id, to[0], to[1], facing, formation),
+                  (unit,), lambda: plan(battle, unit, to, facing, formation))
+
+
 def ground_refusal(battle, unit, fp, path_from=None) -> str:
     """Why the base may not stand at fp (or pass from path_from to it): '' when it may."""
     bf = battle.battlefield
@@ -273,7 +282,7 @@ def check_move_unit(battle, action) -> None:
              f"{unit.name} cannot form {action.formation}")
         need(mark(unit, "used", 0.0) <= 0.5, f"{unit.name} has no half move left to re-form")
     need(0 <= action.facing < 360, "facing is 0 to 359 degrees")
-    p = plan(battle, unit, action.to, action.facing, action.formation)
+    p = planned(battle, unit, action.to, action.facing, action.formation)
     need(p.rate > 0, f"{unit.name} cannot move in {action.formation or unit.formation}")
     used = mark(unit, "used", 0.0) + (0.5 if action.formation and
                                        action.formation != unit.formation else 0)
@@ -290,7 +299,7 @@ def check_move_unit(battle, action) -> None:
 
 def resolve_move_unit(battle, action, dice) -> list:
     unit = battle.units[action.unit]
-    p = plan(battle, unit, action.to, action.facing, action.formation)
+    p = planned(battle, unit, action.to, action.facing, action.formation)
     changing = bool(action.formation and action.formation != unit.formation)
     used = mark(unit, "used", 0.0) + (0.5 if changing else 0)
     used += p.cost / (p.rate * mark(unit, "allow", 1)) if p.rate else 0
