@@ -217,3 +217,44 @@ def test_the_common_point_is_as_deep_in_both_bases_as_said(fa_, fb_, fa, da, fb,
     if r > 1e-6:
         disc = Point(px, py).buffer(r - 1e-9, 64)
         assert a_fp.polygon().covers(disc) and b_fp.polygon().covers(disc)
+
+
+# ---- spatial.along: plain floats over the band up to NARROW_LINE units ---------------------
+class _Grid:
+    """live_units and the battle's caches, as spatial's grid asks them (no journal)."""
+
+    def __init__(self, units):
+        self.units, self._cache = units, {}
+
+    def live_units(self, side=None):
+        return self.units
+
+    def cached(self, key, build):
+        return self._cache.setdefault(key, build())
+
+    def derived(self, key, build, update):
+        return self.cached(key, build)
+
+
+spots = st.one_of(st.integers(0, 40).map(lambda k: k / 4), st.floats(0, 10))
+
+
+near_ends = st.lists(st.tuples(st.booleans(), *[st.sampled_from([-1.1, -0.9, -0.5, 0.0, 0.5,
+                                                                 0.9, 1.1])] * 2), max_size=20)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(spots, spots), max_size=120), near_ends, st.tuples(spots, spots),
+       st.tuples(spots, spots), st.sampled_from([0.0, 0.25, 0.5, 1.3, 2.0]), st.booleans())
+def test_along_in_plain_floats_is_the_numpy_pass(pts, by_ends, a, b, margin, same):
+    """Any band (up to 140 units, a segment of length 0, units on a lattice, about the
+    segment's ends within and beyond the margin): the units of the numpy pass, in its
+    order."""
+    from types import SimpleNamespace
+    from manager import spatial
+    b = a if same else b
+    pts = pts + [((b if at_b else a)[0] + u * margin, (b if at_b else a)[1] + v * margin)
+                 for at_b, u, v in by_ends]
+    units = [SimpleNamespace(id=k, x=x, y=y, pos=(x, y)) for k, (x, y) in enumerate(pts)]
+    grid = spatial.unit_grid(_Grid(units))
+    assert grid.along(a, b, margin) == grid._along(a, b, margin)
