@@ -1,9 +1,9 @@
-"""Where a charging base first touches its target: `footprint.contact_point`, the very
+"""Where a charging base first touches its target: `contact_scan.contact_point`, the very
 same floats, with most of its shapely distances replaced by arithmetic.
 
 The bisection (28 halvings) asks "are the bases more than EPS apart?" each time; every
 inch ruleset's charge asks it, and d3's cavalry look-ahead for hundreds of spots a turn.
-The rulesets call this one; `footprint.contact_point` stays the reference it falls back to.
+The rulesets call this one; `contact_scan.contact_point` stays the reference it falls back to.
 For two rectangles the separating-axis gap s (the largest separation of their
 projections on the four axes of the two bases) bounds the true gap g:
 s <= g <= sqrt(2) * s when s > 0 (the bases' difference is a convex polygon whose edge
@@ -18,8 +18,8 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from .footprint import EPS, Footprint, contact_point as shared_contact_point, gap, \
-    heading, surely_apart
+from .contact_scan import contact_point as shared_contact_point
+from .footprint import EPS, Footprint, gap, heading, surely_apart
 
 MARGIN = 1e-9                  # inches: far above the rounding of coordinates under 1e4
 LOW = EPS / math.sqrt(2)
@@ -77,7 +77,7 @@ SLACK = 1e-9      # inches along the path: far above the rounding of the interva
 
 @lru_cache(maxsize=8192)
 def contact_point(mover: Footprint, target: Footprint, along: float):
-    """`footprint.contact_point(mover, target, along)`, the same answer (see above; like
+    """`contact_scan.contact_point(mover, target, along)`, the same answer (see above; like
     it, the mover is moved faced `along`, whatever its own facing)."""
     axes = _axes(mover, target, along)
     (a0, b0, e0), (a1, b1, e1), (a2, b2, e2), (a3, b3, e3) = axes     # (the four, unrolled)

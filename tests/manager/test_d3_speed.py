@@ -3,7 +3,8 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from manager.footprint import Footprint, bearing, contact_point as shared_contact_point
+from manager.contact_scan import contact_point as shared_contact_point
+from manager.footprint import Footprint, bearing
 from manager.contact import contact_point
 from play_checks import refused
 

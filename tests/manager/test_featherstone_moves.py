@@ -6,7 +6,8 @@ import pytest
 
 from builders import build_table, piece, polyline, rect, session_at
 from manager import game_actions as ga
-from manager.footprint import Footprint, aspect, contact_point, gap, in_arc, travel
+from manager.contact_scan import contact_point
+from manager.footprint import Footprint, aspect, gap, in_arc, travel
 
 FS = "featherstone"
 

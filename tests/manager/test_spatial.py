@@ -121,7 +121,8 @@ def _contact_point_as_before(mover, target, along):
 @given(st.floats(0, 60), st.floats(0, 60), st.floats(0, 359), st.floats(0, 60), st.floats(0, 60),
        st.floats(0, 359), st.floats(0, 359), st.floats(1, 8), st.floats(0.5, 3))
 def test_contact_point_is_what_it_was(mx, my, mf, tx, ty, tf, along, front, depth):
-    from manager.footprint import Footprint, contact_point
+    from manager.contact_scan import contact_point
+    from manager.footprint import Footprint
     mover, target = Footprint(mx, my, mf, front, depth), Footprint(tx, ty, tf, 4.0, 1.5)
     assert contact_point(mover, target, along) == _contact_point_as_before(mover, target, along)
 
@@ -135,7 +136,8 @@ def test_contact_point_aimed_through_the_target_is_what_it_was(tx, ty, tf, dist,
     """Movers aimed at or beside the target, so the path passes through or grazes it (the
     closest-approach scan, and the separating-axis answers for it, are exercised)."""
     import math
-    from manager.footprint import Footprint, bearing, contact_point
+    from manager.contact_scan import contact_point
+    from manager.footprint import Footprint, bearing
     target = Footprint(tx, ty, tf, 4.0, 1.5)
     r = math.radians(bearing_off + 180)
     mover = Footprint(tx + dist * math.sin(r) + side, ty - dist * math.cos(r), mf, front, depth)
