@@ -20,7 +20,6 @@ one turn by CPU time (Python's imports alone take a minute under valgrind).
 """
 from __future__ import annotations
 
-import compileall
 import json
 import os
 import shutil
@@ -31,7 +30,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_common import AUSTERLITZ, ROOT, SKIRMISH, emit, figure, parser  # noqa: E402
+from bench_common import AUSTERLITZ, SKIRMISH, emit, figure, parser  # noqa: E402
 
 RULESETS = ("morschauser", "featherstone", "d3", "quickplay")
 ZERO_AT, DUMP_AT = "getppid", "getpgrp"        # libc calls a battle never makes
@@ -119,9 +118,6 @@ def figures(tiny: bool = False, turns: int = 3, rulesets=None, cpu: bool = False
     why = ("" if not by_cpu else "tiny: timed" if tiny else "asked for CPU time" if cpu
            else "valgrind is not on this machine: timed instead")
     where = "skirmish" if tiny else "Austerlitz"
-    # the modules a turn imports lazily are compiled now, not inside the first counted
-    # turn: the first run after a checkout counted tens of millions of instructions more
-    compileall.compile_dir(str(ROOT / "manager"), quiet=1)
     out, base = [], None
     for rs in rulesets or RULESETS:
         got, unit = per_turn(rs, turns, path, by_cpu)
