@@ -139,28 +139,3 @@ def test_charging_horse_at_the_edge_of_eight_inches(kind, off, gap, tfacing, tki
     u, e = b.units["a"], b.units["e"]
     if judged(b, u, e):
         assert refused(b, u, e)
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.sampled_from(SHOOTERS), st.sampled_from(["line", "column", "square"]),
-       st.integers(0, 359), st.sampled_from(TARGETS), st.floats(0, 360),
-       st.one_of(st.floats(-0.6, 0.6), st.floats(-20.0, 10.0)), st.integers(0, 359),
-       st.booleans())
-def test_the_looks_in_line_are_surely_refused_pair_by_pair(kind, form, facing, tkind, way,
-                                                           off, tfacing, charging):
-    """supporters' looks (`_looks`: surely_apart at the reach in line, with the bases'
-    diagonals and the units' reaches read once) keep a unit exactly when
-    `_surely_refused` does not pass the pair over, the centres `off` inches from the
-    distance where the bases are the reach apart, often within a hair (eighth session)."""
-    from math import hypot
-    b = table(kind, form, facing, tkind, way, 10.0, tfacing, charging)
-    u, e = b.units["a"], b.units["e"]
-    fp, tfp = footprint(b, u), footprint(b, e)
-    reach = 8.0 if sp._at_charging_horse(e) else sp._reach(u, False)
-    edge = reach + (hypot(fp.frontage, fp.depth) + hypot(tfp.frontage, tfp.depth)) / 2
-    b = table(kind, form, facing, tkind, way, max(edge + off, 0.0), tfacing, charging)
-    u, e = b.units["a"], b.units["e"]
-    fp = footprint(b, u)
-    got = sp._looks([u], [fp], e, footprint(b, e), sp._at_charging_horse(e),
-                    [sp._reach(u, False)], [hypot(fp.frontage, fp.depth)])
-    assert got == (set() if judged(b, u, e) else {"a"})

@@ -3,8 +3,6 @@ shoot at half strength; charging cavalry are shot at as at long range (8 inches:
 small arms at their long-range number, guns with canister)."""
 from __future__ import annotations
 
-from math import dist, hypot
-
 from ...errors import IllegalAction
 from ...footprint import angle_between, bearing, surely_apart
 from ...model.forces import mark
@@ -46,30 +44,9 @@ def _surely_refused(battle, unit, fp, target, tfp, charging_horse: bool) -> bool
     when their circles are that far apart; charging or not, support judges the arc)."""
     if surely_apart(fp, tfp, _reach(unit, charging_horse)):
         return True
-    return _surely_out_of_arc(unit, fp, target, tfp)
-
-
-def _surely_out_of_arc(unit, fp, target, tfp) -> bool:
     return (unit.formation != "square"
             and angle_between(bearing(fp.front_centre(), target.pos), unit.facing)
             > FIRE_ARC + 1e-6 and surely_apart(fp, tfp, 1e-6))
-
-
-def _looks(near, fps, target, tfp, charging_horse: bool, reaches, diagonals) -> set:
-    """Ids of the units of `near` (bases `fps`) that _surely_refused does not pass over
-    at `target`: its first test (surely_apart at the unit's reach) in line, by the very
-    arithmetic of surely_apart, with each base's diagonal (`diagonals`) and each unit's
-    reach but at charging horse (`reaches`) read once for every enemy."""
-    te, tc = hypot(tfp.frontage, tfp.depth), tfp.centre
-    out = set()
-    for u, fp, du, reach in zip(near, fps, diagonals, reaches):
-        if charging_horse:
-            reach = 8.0
-        if dist(fp.centre, tc) - (du + te) / 2 > reach + 1e-6:
-            continue                            # surely_apart(fp, tfp, reach)
-        if not _surely_out_of_arc(u, fp, target, tfp):
-            out.add(u.id)
-    return out
 
 
 def supporters(battle, melee, side: str, chosen=None) -> list:
@@ -86,10 +63,11 @@ def supporters(battle, melee, side: str, chosen=None) -> list:
     # judged before whether the unit may fire at all, and only the rest's lines of
     # sight (each line's answer is its own: fewer lines, the same answers)
     fps = [footprint(battle, u) for u in near]
-    reaches = [_reach(u, False) for u in near]
-    diagonals = [hypot(fp.frontage, fp.depth) for fp in fps]
-    looks = [_looks(near, fps, e, footprint(battle, e), _at_charging_horse(e), reaches,
-                    diagonals) for e in enemies]
+    looks = []
+    for e in enemies:
+        tfp, horse = footprint(battle, e), _at_charging_horse(e)
+        looks.append({u.id for u, fp in zip(near, fps)
+                      if not _surely_refused(battle, u, fp, e, tfp, horse)})
     seen = set().union(*looks)
     able = [u for u in near if u.id in seen and not may_fire_supporting(battle, u)]
     for e, ok in zip(enemies, looks):
