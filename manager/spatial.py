@@ -213,6 +213,20 @@ def memo(battle, name: str, key, pieces: tuple, compute):
     return value
 
 
+def kept_while(battle, name: str, key, pieces: tuple, compute):
+    """`compute()` kept across the battle's changes while `pieces` are the very same
+    objects in the same order (unit records are immutable: the records, and
+    battle.info when the options matter, are all a value may read). For what the side
+    that does not move reads, turn after turn: `memo` forgets at every change."""
+    store = battle.kept(name, dict)
+    hit = store.get(key)
+    if hit is not None and len(hit[0]) == len(pieces) and all(map(is_, hit[0], pieces)):
+        return hit[1]
+    value = compute()
+    store[key] = (pieces, value)
+    return value
+
+
 def crossing_line(battle, a, b, reach: float, footprint, key: str, origin=None) -> list:
     """Live units whose centre is within `reach` of origin (default a: the old scan's
     filter) and whose

@@ -264,7 +264,7 @@ def test_d3_shooter_rows_and_halves_kept_equal_fresh_builds_in_play(monkeypatch)
             units = spatial.unit_grid(battle, side).units
             assert np.array_equal(got, np.array([half[u.id] for u in units], dtype=float))
             seen["halves"] += 1
-            seen["halves_kept"] += hit is not None and hit[2] is got
+            seen["halves_kept"] += hit is not None and hit[1] is got
         return got
 
     _play(monkeypatch, 3, {(cavalry.CavalryMixin, "_shooter_arrays"): rows_checked,

@@ -219,3 +219,24 @@ def test_kept_bases_never_answer_for_another_record():
     assert footprint(b, b.units["a"]) == before == _footprint(b, b.units["a"], None, None, None, None)
     b.update_unit("a", x=12.0)
     assert footprint(b, b.units["a"]).centre == (12.0, 30.0)
+
+
+def test_kept_while_answers_only_for_the_very_same_pieces():
+    """spatial.kept_while: kept across the battle's changes for the same objects in the
+    same order; another object, another order, or fewer of them compute again."""
+    from builders import build_table, piece
+    b = build_table([piece("a", "blue", "line_infantry", (10, 30)),
+                     piece("k", "red", "line_infantry", (20, 8))], "d3")
+    calls = []
+
+    def compute():
+        calls.append(1)
+        return len(calls)
+    a, k = b.units["a"], b.units["k"]
+    assert spatial.kept_while(b, "t.kept", "x", (a, k), compute) == 1
+    b.update_unit("a", x=11.0)                     # a change of the battle: still kept
+    assert spatial.kept_while(b, "t.kept", "x", (a, k), compute) == 1
+    assert spatial.kept_while(b, "t.kept", "x", (k, a), compute) == 2      # the order
+    assert spatial.kept_while(b, "t.kept", "x", (k,), compute) == 3        # fewer
+    assert spatial.kept_while(b, "t.kept", "x", (k, b.units["a"]), compute) == 4
+    assert spatial.kept_while(b, "t.kept", "y", (k, b.units["a"]), compute) == 5  # its key

@@ -15,7 +15,6 @@ import functools
 import heapq
 import itertools
 import math
-import operator
 
 import numpy as np
 
@@ -183,19 +182,16 @@ class CavalryMixin:
         while this side moves, so most rides ask the rows of the last)."""
         b = self.battle
 
-        def build():
-            enemies = b.live_units(b.enemy_of(self.side))
-            kept = b.kept("d3.shooter_rows", dict)
-            hit = kept.get(self.side)
-            if hit is not None and len(hit[0]) == len(enemies) and \
-                    all(map(operator.is_, hit[0], enemies)):
-                return hit[1]
+        def rows(enemies):
             rows = [(s.x, s.y, s.facing, RANGE[utype(s)] + 2,
                      2.0 if utype(s) == "infantry" else 1.0)          # mean D3, D3-1
                     for s in enemies if utype(s) != "cavalry"]
-            value = rows, tuple(np.array(c, dtype=float) for c in zip(*rows))
-            kept[self.side] = (enemies, value)
-            return value
+            return rows, tuple(np.array(c, dtype=float) for c in zip(*rows))
+
+        def build():
+            enemies = tuple(b.live_units(b.enemy_of(self.side)))
+            return spatial.kept_while(b, "d3.shooter_rows", self.side, enemies,
+                                      lambda: rows(enemies))
         return b.cached(("d3.shooters", self.side), build)
 
     def _exposure(self, spot, shooters=None) -> float:

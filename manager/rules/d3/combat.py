@@ -10,7 +10,6 @@ if the target survives (fewer than 9 hits) the charger retreats half a move faci
 from __future__ import annotations
 
 import math
-import operator
 from dataclasses import dataclass
 
 import numpy as np
@@ -169,16 +168,12 @@ def _halves(battle, side) -> np.ndarray:
     the same order under the same scenario info (a base reads only its record and the
     options): the enemy's side does not change while the shooter's side moves."""
     def build():
-        units = spatial.unit_grid(battle, side).units
-        kept = battle.kept("d3.halves", dict)
-        hit = kept.get(side)
-        if hit is not None and hit[1] is battle.info and len(hit[0]) == len(units) and \
-                all(map(operator.is_, hit[0], units)):
-            return hit[2]
-        half = spatial.half_diagonals(battle, footprint)
-        value = np.fromiter((half[u.id] for u in units), float, len(units))
-        kept[side] = (tuple(units), battle.info, value)    # (the grid's list is patched)
-        return value
+        units = tuple(spatial.unit_grid(battle, side).units)    # (the grid's list is patched)
+
+        def halves():
+            half = spatial.half_diagonals(battle, footprint)
+            return np.fromiter((half[u.id] for u in units), float, len(units))
+        return spatial.kept_while(battle, "d3.halves", side, (battle.info,) + units, halves)
     return battle.cached(("d3.halves", side), build)
 
 
