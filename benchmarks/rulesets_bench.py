@@ -1,6 +1,7 @@
 """Every ruleset on Austerlitz (163 units), in one run: turn time, odds, dragged moves.
 
-    python benchmarks/rulesets_bench.py [--turns 8] [--rulesets featherstone,d3] [--tiny] [--json]
+    python benchmarks/rulesets_bench.py [--turns 8] [--rounds 3] [--rulesets featherstone,d3]
+                                        [--tiny] [--json]
 
 For each ruleset the automatic commander plays Austerlitz on both sides. Reported:
 Times are CPU time of this process (time.process_time): on a machine shared with other
@@ -17,11 +18,21 @@ work, wall time is inflated by waiting for a core (it is in the notes).
   and charge odds with support fire included since issue 17's whole-number walk);
 - judging a dragged move: the engine's check of a MoveUnit to points along a drag, for
   units of the moving side on the open table (target under 1 ms).
---tiny plays the small test skirmish for one turn.
+Rounds (--rounds, 3 by default): each ruleset plays in a process of its own, the
+rulesets taking turns (Morschauser, Featherstone, d3, ... then again), and each figure
+is the median over the rounds; a ratio is the median of each round's ratio, its range in
+the note. On a shared machine a burst of other work lands on one ruleset's turns: one
+in-process run read Featherstone at 2.9x and at 4.0x Morschauser within a minute, the
+median of rounds does not swing so. The odds and dragged moves are the first round's.
+--rounds 1 plays all in this process, as before.
+--tiny plays the small test skirmish for one turn (one round unless --rounds is given).
 """
 from __future__ import annotations
 
+import argparse
+import json
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -93,27 +104,58 @@ def judge_drags(s, ap) -> list[float]:
     return times
 
 
-def figures(tiny: bool = False, turns: int = 8, rulesets=None) -> list[dict]:
-    path, turns = (SKIRMISH, 1) if tiny else (AUSTERLITZ, turns)
+def in_child(ruleset: str, tiny: bool, turns: int) -> dict:
+    """play() in a fresh process: no ruleset's imports, caches or heap flatter another's."""
+    cmd = [sys.executable, __file__, "--child", ruleset, "--turns", str(turns)]
+    p = subprocess.run(cmd + (["--tiny"] if tiny else []), capture_output=True, text=True,
+                       check=True)
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def rounds_played(rulesets, tiny: bool, turns: int, rounds: int) -> dict[str, list[dict]]:
+    """ruleset -> one play() result a round, the rulesets taking turns in each round."""
+    if rounds == 1:
+        path = SKIRMISH if tiny else AUSTERLITZ
+        return {rs: [play(rs, path, turns)] for rs in rulesets}
+    got: dict[str, list[dict]] = {rs: [] for rs in rulesets}
+    for _ in range(rounds):
+        for rs in rulesets:
+            got[rs].append(in_child(rs, tiny, turns))
+    return got
+
+
+def figures(tiny: bool = False, turns: int = 8, rulesets=None, rounds: int = 1) -> list[dict]:
+    turns = 1 if tiny else turns
     rulesets = rulesets or ("morschauser",) + INCH + ("harman",)
     where = "skirmish" if tiny else "Austerlitz"
-    out, base = [], None
+    played = rounds_played(rulesets, tiny, turns, rounds)
+    base = played.get("morschauser")
+    out = []
     for rs in rulesets:
-        r = play(rs, path, turns)
-        turn = statistics.fmean(r["turn_s"])
+        runs = played[rs]
+        r = runs[0]
+        means = [statistics.fmean(x["turn_s"]) for x in runs]
+        turn = statistics.median(means)
         note = (f"mean of {len(r['turn_s'])} turns, {r['units']} units; median "
                 f"{statistics.median(r['turn_s']) * 1000:.0f} ms, "
                 f"{min(r['turn_s']) * 1000:.0f}-{max(r['turn_s']) * 1000:.0f} ms; wall "
                 f"{statistics.fmean(r['wall_s']) * 1000:.0f} ms")
+        if rounds > 1:
+            note = (f"median of {rounds} rounds' means of {len(r['turn_s'])} turns, "
+                    f"{min(means) * 1000:.0f}-{max(means) * 1000:.0f} ms; {r['units']} units")
         if rs == "morschauser":
-            base = turn
             out.append(figure(f"{where} turn, morschauser", turn * 1000, "ms",
                               None if tiny else 25, note=note))
         else:
             out.append(figure(f"{where} turn, {rs}", turn * 1000, "ms", note=note))
             if rs in INCH and base:
-                out.append(figure(f"{where} turn, {rs} / morschauser", turn / base, "x",
-                                  3, note="same run"))
+                # each round's ratio of the same turns' totals (so the same as the means')
+                ratios = [sum(x["turn_s"]) / sum(m["turn_s"]) for x, m in zip(runs, base)]
+                out.append(figure(f"{where} turn, {rs} / morschauser",
+                                  statistics.median(ratios), "x", 3,
+                                  note="same run" if rounds == 1 else
+                                  f"median of {rounds} rounds, "
+                                  f"{min(ratios):.2f}-{max(ratios):.2f}x"))
         for name in ODDS_ACTIONS:
             ts = r["odds"].get(name)
             if not ts:
@@ -131,10 +173,19 @@ def figures(tiny: bool = False, turns: int = 8, rulesets=None) -> list[dict]:
 def main(argv=None) -> None:
     ap = parser(__doc__)
     ap.add_argument("--turns", type=int, default=8)
+    ap.add_argument("--rounds", type=int, default=None,
+                    help="each ruleset in its own process, taking turns; the median "
+                         "(default 3, or 1 with --tiny: all in this process)")
     ap.add_argument("--rulesets", default="", help="comma-separated (default: all)")
+    ap.add_argument("--child", default="", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.child:                            # one play() for in_child, as JSON
+        path = SKIRMISH if args.tiny else AUSTERLITZ
+        print(json.dumps(play(args.child, path, 1 if args.tiny else args.turns)))
+        return
     rulesets = tuple(r for r in args.rulesets.split(",") if r) or None
-    emit(figures(args.tiny, args.turns, rulesets), args.json,
+    rounds = args.rounds or (1 if args.tiny else 3)
+    emit(figures(args.tiny, args.turns, rulesets, rounds), args.json,
          "Rulesets (mean turn; odds of the orders given in play; dragged moves)",
          tiny=args.tiny)
 

@@ -134,3 +134,31 @@ def test_instruction_counts_run_the_child_with_string_hashing_fixed():
     q = subprocess.run([sys.executable, "-c", "print(hash('berthier'))"], env=env,
                        capture_output=True, text=True)
     assert p.stdout == q.stdout != ""
+
+
+def test_rounds_take_turns_each_in_its_own_process_and_report_medians(monkeypatch):
+    """--rounds: the rulesets alternate, each round's ratio is of that round's turns,
+    and the figures are the medians (a burst of load on one round does not decide)."""
+    import rulesets_bench as rb
+    turns = {"morschauser": [0.010, 0.020, 0.012], "d3": [0.040, 0.040, 0.030]}
+    calls = []
+
+    def child(rs, tiny, n):
+        k = sum(1 for c in calls if c == rs)
+        calls.append(rs)
+        return {"turn_s": [turns[rs][k]] * n, "wall_s": [0.0] * n, "odds": {},
+                "drag": [], "units": 163}
+    monkeypatch.setattr(rb, "in_child", child)
+    got = {f["figure"]: f for f in rb.figures(turns=2, rulesets=("morschauser", "d3"),
+                                              rounds=3)}
+    assert calls == ["morschauser", "d3"] * 3
+    ratio = got["Austerlitz turn, d3 / morschauser"]
+    assert ratio["value"] == 2.5 and "2.00-4.00x" in ratio["note"]    # 4x, 2x, 2.5x
+    assert got["Austerlitz turn, d3"]["value"] == 40.0               # not the mean 36.7
+    assert got["Austerlitz turn, morschauser"]["value"] == 12.0
+
+
+def test_a_round_plays_in_a_fresh_process():
+    import rulesets_bench as rb
+    r = rb.in_child("morschauser", tiny=True, turns=1)
+    assert len(r["turn_s"]) == 1 and r["turn_s"][0] > 0 and r["units"] == 12
