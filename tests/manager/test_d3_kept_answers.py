@@ -327,6 +327,47 @@ def test_d3_surely_no_candidates_keeps_none(kind, facing, scale, enemies):
             assert in_range_candidates(b, u, reach, "red") == []
 
 
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(SHOOTERS), st.integers(0, 359), st.sampled_from([1.0, 0.5, 1.5]),
+       st.lists(st.tuples(st.sampled_from(["bound", "range"]),
+                          st.sampled_from([-8.0, -1.0, -3e-6, -1e-6, 0.0, 1e-6, 3e-6, 0.5]),
+                          st.integers(0, 359), st.integers(0, 359), st.sampled_from(KINDS)),
+                min_size=1, max_size=5),
+       st.sampled_from([4.0, 16.0, 52.0, 55.0, 200.0]))
+def test_d3_in_range_candidates_are_the_plain_list_at_the_borders(kind, facing, scale,
+                                                                   enemies, reach):
+    """Enemies a hair either side of the largest bound (range + largest half-diagonal)
+    or of their own (range + their half-diagonal) from the front centre, at several
+    scales and reaches: the same list, in order, as the near-scan less those surely
+    out of range (foot by the index's band, guns by the arrays)."""
+    import math
+
+    from manager.footprint import heading
+    from manager.rules.d3.combat import in_range_candidates, surely_out_of_range
+    from manager.rules.d3.tables import DEPTH, FRONTAGE, PROFILES, RANGE
+    from manager.rules.d3.units import HALF_DIAGONAL, footprint, near, utype
+    from builders import build_table, piece
+    x0, y0 = 100.0, 100.0
+    pieces = [piece("s", "blue", kind, (x0, y0), facing=facing)]
+    b = build_table(pieces, "d3", width=240.0, height=240.0,
+                    options={"frontage_scale": scale})
+    u = b.units["s"]
+    front = footprint(b, u).front_centre()
+    r = RANGE[utype(u)]
+    for k, (edge, off, way, face, ekind) in enumerate(enemies):
+        t = PROFILES[ekind]["type"]
+        own = math.hypot(FRONTAGE[t] * scale, DEPTH[t] * scale) / 2
+        d = r + (HALF_DIAGONAL * scale if edge == "bound" else own) + 2e-6 + off
+        hx, hy = heading(way)
+        pieces.append(piece(f"e{k}", "red", ekind, (front[0] + hx * d, front[1] + hy * d),
+                            facing=face))
+    b = build_table(pieces, "d3", width=240.0, height=240.0,
+                    options={"frontage_scale": scale})
+    u = b.units["s"]
+    want = [e for e in near(b, u.pos, reach, "red") if not surely_out_of_range(b, u, e)]
+    assert in_range_candidates(b, u, reach, "red") == want
+
 def test_d3_surely_no_candidates_is_not_vacuous():
     """An enemy within range + its own half-diagonal (a corner in range) is a candidate
     and the screen does not rule it out; one beyond the bound is ruled out."""

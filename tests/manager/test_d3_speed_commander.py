@@ -95,6 +95,39 @@ def test_d3_in_range_candidates_are_not_vacuous():
     assert any(in_range_candidates(b, u, 60, b.enemy_of(u.side)) for u in shooters)
 
 
+
+# the (dx, dy) of enemies exactly 5 inches off (3-4-5 and 5-0), and some farther or nearer
+RING5 = [(3, 4), (-3, 4), (3, -4), (-3, -4), (4, 3), (-4, -3), (5, 0), (-5, 0), (0, 5),
+         (0, -5), (0, 7), (6, 1), (-7, 2), (2, 4.5)]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(RING5), min_size=1, max_size=9, unique=True),
+       st.sampled_from([4.9, 5.0, 5.0000001, 60.0]), st.integers(0, 3))
+def test_d3_nearest_walk_keeps_the_first_of_equal_distances(offsets, reach, moved):
+    """Enemies at equal distances (several at one x, on both sides of the unit's x), in
+    any order: the walk over the centres sorted by x keeps the first of the nearest in
+    live_units order, as min() does, also after a few enemies moved (the grid patched
+    in place, its sorted order kept up); None beyond the reach."""
+    from builders import build_table, piece
+    from manager.footprint import distance
+    from manager.rules.d3.commander import Commander
+    from manager.rules.d3.units import near
+    pieces = [piece("u", "blue", "line_infantry", (30.0, 30.0))]
+    pieces += [piece(f"e{k}", "red", "line_infantry", (30.0 + dx, 30.0 + dy))
+               for k, (dx, dy) in enumerate(offsets)]
+    b = build_table(pieces, "d3", width=60.0, height=60.0)
+    u = b.units["u"]
+    c = Commander(b, "blue")
+    c._nearest(u, reach)                          # (the grid built and sorted)
+    for k in range(min(moved, len(offsets))):     # moved onto another's distance
+        dx, dy = RING5[(k + 5) % len(RING5)]
+        b.update_unit(f"e{k}", x=30.0 + dy, y=30.0 + dx)
+    u = b.units["u"]
+    enemies = near(b, u.pos, reach, "red")
+    want = min(enemies, key=lambda e: distance(e.pos, u.pos)) if enemies else None
+    assert c._nearest(u, reach) is want
+
 # ---- the look-ahead's candidate spots: the plain computation's list ----------------------
 def _old_candidates(c, u, reach, targets=None):
     """_candidates computed plainly: every ring spot, aspect and blow per spot, the

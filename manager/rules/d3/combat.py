@@ -114,19 +114,26 @@ def shooter_refusal(battle, unit) -> str:
 
 def in_range_candidates(battle, unit, enemies_reach: float, side: str) -> list:
     """[e for e in near(unit.pos, enemies_reach, side) if not surely_out_of_range(e)],
-    the same list in the same order. Every enemy is judged at once on the index's
-    arrays (both distances against both bounds); only those within a hair (SLACK) of a
-    bound are judged again by the plain floats. (An enemy not surely out of range lies
-    within the range + its half-diagonal of the front centre, so within the near-scan's
-    reach of it: that scan need not be asked.)"""
+    the same list in the same order. Foot: only the enemies whose centre lies within
+    `candidate_bound` of the front centre can be kept, so the index's band about the
+    front (plain floats) hands those, in order, each judged by the plain tests. Guns
+    (a band too wide for that): every enemy judged at once on the index's arrays
+    (both distances against both bounds); only those within a hair (SLACK) of a bound
+    are judged again by the plain floats. (An enemy not surely out of range lies
+    within the range + its half-diagonal of the front centre, so within the
+    near-scan's reach of it: that scan need not be asked.)"""
     if utype(unit) == "cavalry":
         return []
     g = spatial.unit_grid(battle, side)
     if not g.units:
         return []
-    half = _halves(battle, side)
     front = footprint(battle, unit).front_centre()
     r = RANGE[utype(unit)]
+    bound = candidate_bound(battle, unit)
+    if bound <= BAND_BOUND:
+        return [e for e in g.within(front, bound)
+                if distance(e.pos, unit.pos) <= enemies_reach and not _beyond(battle, front, r, e)]
+    half = _halves(battle, side)
     du = np.hypot(g.xs - unit.x, g.ys - unit.y)
     df = np.hypot(g.xs - front[0], g.ys - front[1])
     lim = r + half + 2e-6
@@ -136,30 +143,41 @@ def in_range_candidates(battle, unit, enemies_reach: float, side: str) -> list:
     for k in keep.nonzero()[0].tolist():
         e = units[k]
         if not sure[k]:                          # at a border: the plain test's floats
-            if distance(e.pos, unit.pos) > enemies_reach:
-                continue
-            tfp = footprint(battle, e)
-            if distance(front, tfp.centre) > r + math.hypot(tfp.frontage, tfp.depth) / 2 + 2e-6:
+            if distance(e.pos, unit.pos) > enemies_reach or _beyond(battle, front, r, e):
                 continue
         out.append(e)
     return out
 
 
+BAND_BOUND = 20.0   # inches: foot's bound (12 + 3.6 at scale 1) asks the index's band
+
+
+def _beyond(battle, front, r: float, target) -> bool:
+    """Does the target's centre lie farther than the range + its half-diagonal from the
+    front centre (surely_out_of_range's test)?"""
+    tfp = footprint(battle, target)
+    return distance(front, tfp.centre) > r + math.hypot(tfp.frontage, tfp.depth) / 2 + 2e-6
+
+
+def candidate_bound(battle, unit) -> float:
+    """How far from the front centre an enemy's centre may lie and still be a candidate:
+    in_range_candidates keeps only enemies within the range + their base's half-diagonal
+    (+ 2e-6) of it, and no base's half-diagonal exceeds the table's largest
+    (`HALF_DIAGONAL`, scaled); 1e-5 to spare."""
+    k = abs(float(battle.option("frontage_scale", 1.0) or 1.0))
+    return RANGE[utype(unit)] + HALF_DIAGONAL * k * (1 + 1e-9) + 1e-5
+
+
 def surely_no_candidates(battle, unit, side: str) -> bool:
-    """Is in_range_candidates(battle, unit, any reach, side) surely empty? It keeps only
-    enemies whose centre lies within the range + their base's half-diagonal (+ 3e-6
-    with its slack) of the front centre, and no base's half-diagonal exceeds the
-    table's largest (`HALF_DIAGONAL`, scaled): when no enemy centre lies within that
-    bound (+ 1e-5) of the front centre it keeps none. One look at the index's band of
-    x about the front (plain floats for a few units) instead of its numpy passes:
-    for foot that did not move, most of which have no enemy within range. False:
-    "maybe not"."""
+    """Is in_range_candidates(battle, unit, any reach, side) surely empty? When no enemy
+    centre lies within `candidate_bound` of the front centre it keeps none. One look at
+    the index's band of x about the front (plain floats for a few units) instead of its
+    numpy passes: for foot that did not move, most of which have no enemy within range.
+    False: "maybe not"."""
     if utype(unit) == "cavalry":
         return True
-    k = abs(float(battle.option("frontage_scale", 1.0) or 1.0))
-    bound = RANGE[utype(unit)] + HALF_DIAGONAL * k * (1 + 1e-9) + 1e-5
     front = footprint(battle, unit).front_centre()
-    return not spatial.unit_grid(battle, side).within(front, bound)
+    return not spatial.unit_grid(battle, side).within(front, candidate_bound(battle, unit))
 
 
 def _halves(battle, side) -> np.ndarray:
@@ -183,9 +201,7 @@ def surely_out_of_range(battle, unit, target) -> bool:
     within half its diagonal of its centre. A cheap first look for the commander."""
     if utype(unit) == "cavalry":
         return True                                   # cavalry never shoot
-    tfp = footprint(battle, target)
-    reach = RANGE[utype(unit)] + math.hypot(tfp.frontage, tfp.depth) / 2 + 2e-6
-    return distance(footprint(battle, unit).front_centre(), tfp.centre) > reach
+    return _beyond(battle, footprint(battle, unit).front_centre(), RANGE[utype(unit)], target)
 
 
 def check_fire(battle, action) -> None:

@@ -6,7 +6,7 @@ generals ride behind their commands, and away when the enemy comes within 6 inch
 """
 from __future__ import annotations
 
-import numpy as np
+import math
 
 from ... import spatial
 from ...errors import IllegalAction
@@ -138,16 +138,37 @@ class Commander(CavalryMixin, OrdersCommander):
 
     def _nearest(self, u, reach: float = 60):
         """min(near(u.pos, reach, enemies), key=distance to u), the first of the nearest
-        (None when no enemy centre lies within `reach`): the index's vector distances
-        pick the few within a hair of the least, measured again, in the index's order
-        (live_units order, as near's); the nearest is within the reach iff some is."""
+        in live_units order (None when no enemy centre lies within `reach`; the nearest
+        is within the reach iff some is). The index's centres sorted by x are walked
+        outward from the unit's x, the nearer side first, until both sides lie farther
+        in x than the least distance found (+ 1e-9): math.hypot is never below either
+        difference, so every enemy at the least distance has been measured, and the
+        first of them in the index's order is kept."""
         g = spatial.unit_grid(self.battle, self.battle.enemy_of(self.side))
-        if not g.units:
+        n = len(g.units)
+        if not n:
             return None
-        d = np.hypot(g.xs - u.x, g.ys - u.y)
-        # (flatnonzero and min without their Python wrappers: the same indices, the same least)
-        enemy = min((g.units[k] for k in (d <= _least(d) + 1e-6).nonzero()[0].tolist()),
-                    key=lambda e: distance(e.pos, u.pos))
+        x, y = u.pos
+        right = left = g.span(x, x)[0]             # (sorts the centres on first use)
+        sx, sk, lx, ly = g.sx, g.sk, g.lx, g.ly
+        best, first = math.inf, n
+        while left > 0 or right < n:
+            ahead = sx[right] - x if right < n else math.inf
+            behind = x - sx[left - 1] if left > 0 else math.inf
+            if ahead <= behind:
+                if ahead > best + 1e-9:
+                    break
+                k = sk[right]
+                right += 1
+            else:
+                if behind > best + 1e-9:
+                    break
+                left -= 1
+                k = sk[left]
+            d = math.dist((lx[k], ly[k]), (x, y))
+            if d < best or (d == best and k < first):
+                best, first = d, k
+        enemy = g.units[first]
         return enemy if distance(enemy.pos, u.pos) <= reach else None
 
     @staticmethod
@@ -229,7 +250,6 @@ class Commander(CavalryMixin, OrdersCommander):
         return self.first_melee(melees)
 
 
-_least = np.minimum.reduce   # (ndarray.min's own reduction)
 HIDDEN_FROM = 4     # candidates from which the lines are judged together first
 
 
