@@ -22,6 +22,10 @@ from ...sightlines import MARGIN
 from ...model.forces import mark
 from .units import footprint
 
+# ndarray.min, max, any and all without their Python wrappers (asked in every look)
+_min, _max = np.minimum.reduce, np.maximum.reduce
+_any, _all = np.logical_or.reduce, np.logical_and.reduce
+
 
 class Bases:
     """Rows of every unit in `battle.units` (eliminated ones flagged, not dropped)."""
@@ -133,7 +137,7 @@ def max_half_diagonal(battle) -> float:
 
 def _largest(t: Bases) -> float:
     r = t.r[t.alive]
-    return float(r.max()) if len(r) else 0.0
+    return float(_max(r)) if len(r) else 0.0
 
 
 def _around(battle, xy, side):
@@ -142,7 +146,7 @@ def _around(battle, xy, side):
     charge, then those it might shoot at, all from the unit's centre."""
     def build():
         t = bases(battle)
-        idx = np.flatnonzero(t.live(side))
+        idx = t.live(side).nonzero()[0]
         return idx, np.sqrt((t.x[idx] - xy[0]) ** 2 + (t.y[idx] - xy[1]) ** 2)
     return battle.cached(("quickplay.around", xy[0], xy[1], side), build)
 
@@ -155,7 +159,7 @@ def nearest(battle, xy, reach: float, side: str | None = None):
     idx, d = _around(battle, xy, side)
     if not len(idx):
         return None
-    close = [t.units[k] for k in idx[d <= d.min() + 1e-6]]
+    close = [t.units[k] for k in idx[d <= _min(d) + 1e-6].tolist()]
     best = min(close, key=lambda u: distance(u.pos, xy))
     return best if distance(best.pos, xy) <= reach else None
 
@@ -179,7 +183,7 @@ def maybe_in_reach(battle, unit, fp, reach: float, side: str, half: float,
         way = np.degrees(np.arctan2(t.x[idx] - cx, -(t.y[idx] - cy))) % 360
         off = np.abs((way - unit.facing) % 360)
         idx = idx[np.minimum(off, 360 - off) <= half + 1e-6 + 1e-7]
-    return [u for u in (t.units[k] for k in idx) if distance(u.pos, unit.pos) <= reach]
+    return [u for u in (t.units[k] for k in idx.tolist()) if distance(u.pos, unit.pos) <= reach]
 
 
 def from_segment(t, a, b) -> tuple:
@@ -190,7 +194,9 @@ def from_segment(t, a, b) -> tuple:
     dx, dy = b[0] - ax, b[1] - ay
     l2 = dx * dx + dy * dy
     if l2 > 0:
-        s = np.clip((px * dx + py * dy) / l2, 0.0, 1.0)
+        # (np.clip without its Python wrappers; where the sum is -0.0 this gives +0.0,
+        # which leaves every offset's square, all the callers read of q, the same)
+        s = np.minimum(np.maximum((px * dx + py * dy) / l2, 0.0), 1.0)
         return px, py, px - s * dx, py - s * dy
     return px, py, px, py
 
@@ -205,7 +211,7 @@ def near_line(battle, a, b, reach: float) -> list:
     margin = max_half_diagonal(battle) + 1e-5
     keep = t.alive & (px * px + py * py <= (reach + 1e-6) ** 2) \
         & (qx * qx + qy * qy <= margin * margin)
-    return [u for u in (t.units[k] for k in np.flatnonzero(keep))
+    return [u for u in (t.units[k] for k in keep.nonzero()[0].tolist())
             if distance(u.pos, a) <= reach]
 
 
@@ -275,7 +281,7 @@ def _surely_hidden(battle, unit, targets, t: "Bases", memo: dict) -> list:
     keep = t.alive & (px * px + py * py <= (reach + 1e-5) ** 2)
     if me >= 0:
         keep[me] = False                    # the shooter is not in its own way
-    idx = np.flatnonzero(keep)
+    idx = keep.nonzero()[0]
     if len(idx) * len(targets) <= 24:       # a few pairs: plain floats beat numpy's calls
         hidden, clear, blockers, across = _judged_few(unit.pos, ends, end_keys, idx.tolist(), t)
     else:
@@ -326,40 +332,48 @@ def _judged(origin, ends, end_keys, idx, t: Bases) -> tuple[list, list, list, li
     tx = np.array([e[0] for e in ends], dtype=float) - ax
     ty = np.array([e[1] for e in ends], dtype=float) - ay
     lengths = np.hypot(tx, ty)
-    ox, oy, fx, fy, hd, hf = t.x[idx], t.y[idx], t.fx[idx], t.fy[idx], t.hd[idx], t.hf[idx]
+    long_ = lengths > m
+    # a line of length MARGIN or less is neither hidden nor clear, so its pairs are never
+    # read: it is divided by 1 (no division by zero, so no errstate context a call)
+    div = lengths if _all(long_) else np.where(long_, lengths, 1.0)
+    ox, oy, fx, fy, hd, hf = (t.x.take(idx), t.y.take(idx), t.fx.take(idx), t.fy.take(idx),
+                              t.hd.take(idx), t.hf.take(idx))
     cx, cy = ox - ax, oy - ay
     dist = np.hypot(cx, cy)
-    mine = idx[None, :] != np.asarray(end_keys)[:, None]       # not the end's own base
-    long_ = lengths > m
-    with np.errstate(invalid="ignore", divide="ignore"):
-        nx, ny = -ty / lengths, tx / lengths
-        off = cx[None, :] * nx[:, None] + cy[None, :] * ny[:, None]
-        # the scan tests a base within the line's length + 8 (kept here by MARGIN either
-        # way); one farther from the line than its half diagonal and MARGIN is apart
-        lim = lengths[:, None] + 8.0
-        near = mine & (dist[None, :] < lim + m) & (np.abs(off) < np.hypot(hd, hf)[None, :] + m)
-        e, k = near.nonzero()
+    nx, ny = -ty / div, tx / div
+    off = cx[None, :] * nx[:, None] + cy[None, :] * ny[:, None]
+    # the scan tests a base within the line's length + 8 (kept here by MARGIN either
+    # way); one farther from the line than its half diagonal and MARGIN is apart
+    lim = lengths[:, None] + 8.0
+    near = (dist[None, :] < lim + m) & (np.abs(off) < np.hypot(hd, hf)[None, :] + m)
+    # the pairs (line, base) in the order of a 2-D nonzero, by a flat one (numpy steps
+    # its iterator per element for 2-D); then the end's own base left out of its line
+    e, k = np.divmod(near.ravel().nonzero()[0], len(idx))
+    mine = idx.take(k) != np.asarray(end_keys).take(e)
+    e, k = e[mine], k[mine]
     hidden = np.zeros(len(ends), dtype=bool)
     if not len(e):
         return hidden.tolist(), long_.tolist(), [], [-1] * len(ends)
-    tx_, ty_, nx_, ny_ = tx[e], ty[e], nx[e], ny[e]
-    cx_, cy_, fx_, fy_, hd_, hf_ = cx[k], cy[k], fx[k], fy[k], hd[k], hf[k]
-    crossed = dist[k] < lengths[e] + 8.0 - m
+    tx_, ty_, nx_, ny_ = tx.take(e), ty.take(e), nx.take(e), ny.take(e)
+    cx_, cy_, fx_, fy_ = cx.take(k), cy.take(k), fx.take(k), fy.take(k)
+    hd_, hf_ = hd.take(k), hf.take(k)
+    crossed = dist.take(k) < lengths.take(e) + 8.0 - m
     axes = ((fx_, fy_, hd_), (-fy_, fx_, hf_))
     ends_on = [(tx_ * ux + ty_ * uy, cx_ * ux + cy_ * uy, half) for ux, uy, half in axes]
     for s, c, half in ends_on:                  # the line's ends and the base's centre
         crossed &= (np.minimum(s, 0.0) < c + half - m) & (np.maximum(s, 0.0) > c - half + m)
     reach = np.abs(fx_ * nx_ + fy_ * ny_) * hd_ + np.abs(-fy_ * nx_ + fx_ * ny_) * hf_
     o = np.abs(cx_ * nx_ + cy_ * ny_)
-    crossed &= (o < reach - m) & long_[e]
-    hidden[e[crossed]] = True
-    rows = idx[k[crossed]]
+    crossed &= (o < reach - m) & long_.take(e)
+    ec = e[crossed]
+    hidden[ec] = True
+    rows = idx.take(k[crossed])
     blockers = rows.tolist()
     across = np.full(len(ends), -1)
-    across[e[crossed]] = rows
+    across[ec] = rows
     across = across.tolist()
     open_ = long_ & ~hidden
-    if not open_.any():                         # every line hidden: none is clear
+    if not _any(open_):                         # every line hidden: none is clear
         return hidden.tolist(), open_.tolist(), blockers, across
     # a line not hidden is clear when every base near it shows daylight on some axis
     apart = o > reach + m

@@ -8,8 +8,11 @@ box, so shapes whose boxes are apart cannot meet.
 """
 from __future__ import annotations
 
+from ...footprint import distance, segment, swept
 from ...geometry import per_battlefield
 from ...table_terrain import ROAD_WIDTH, table_terrain
+from . import units as _units
+from .tables import BROKEN, DIFFICULT, IMPASSABLE, STREAM_COST
 
 PAD = 1e-3                    # inches the boxes are widened by: far more than any rounding
 
@@ -70,9 +73,7 @@ def move_cost(battle, unit, start, end) -> tuple[float, str, bool]:
     only of the features whose boxes meet the box of both bases (the hull of the move
     and its path of centres lie in it): a lake, wood or town elsewhere on the table
     adds nothing to the answer, and a big hill (not costly) is never measured."""
-    from ...footprint import distance, segment, swept
-    from .tables import BROKEN, DIFFICULT, IMPASSABLE, STREAM_COST
-    from .units import arm, irregular, is_skirmish
+    arm, irregular, is_skirmish = _units.arm, _units.irregular, _units.is_skirmish
     bf = battle.battlefield
     f = feature_boxes(bf)
     box = box_of(start.corners() + end.corners())

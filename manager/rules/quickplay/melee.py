@@ -9,6 +9,7 @@ unit may do).
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 from ...actions import need
 from ...errors import IllegalAction
@@ -20,13 +21,13 @@ from ...model.forces import evolve, mark, with_marks
 from ...odds import Dist, Odds, OddsLine
 from ...table_terrain import table_terrain
 from ..common import Melee, find_melee as find, melees, own_unit  # noqa: F401  (melees: ruleset)
-from .combat import (ChargeOutcome, RallyMen, moved_with, retreat, shoot, take,
+from .combat import (ChargeOutcome, RallyMen, morale_mods, moved_with, retreat, shoot, take,
                      test_morale, volley)
-from .moves import (command_test as in_command_test, ground_refusal, max_allowance,
-                    roll_allowance, roll_reaches)
-from .tables import COMMANDER_JOIN, FIGURES_PER_DIE, HIT_ON
-from .units import (acted, arm, engaged, footprint, is_skirmish, pinned, quality, remembered,
-                    shot_this_turn, sight_refusal, special, to_front)
+from .moves import (_own_commander, command_test as in_command_test, ground_refusal,
+                    max_allowance, roll_allowance, roll_reaches)
+from .tables import COMMAND_TEST, COMMANDER_JOIN, FIGURES_PER_DIE, HIT_ON, STEADY_FROM
+from .units import (acted, arm, engaged, footprint, in_command, is_skirmish, pinned, quality,
+                    remembered, shot_this_turn, sight_refusal, special, to_front)
 
 
 def charge_plan(battle, unit, target):
@@ -246,7 +247,6 @@ def resolve_melee(battle, action, dice) -> list:
 
 # ---- Rally men! -----------------------------------------------------------------------------
 def check_rally(battle, action) -> None:
-    from .moves import _own_commander
     leader = _own_commander(battle, action.leader)
     unit = own_unit(battle, action.unit)
     need(distance(leader.pos, unit.pos) <= COMMANDER_JOIN + 1e-6,
@@ -312,7 +312,6 @@ def melee_odds(battle, m: Melee) -> Odds:
 def fight_odds(d, attackers, a_fighters, d_fighter) -> Odds:
     """`melee_odds` of defender d (a record) and the attackers, given each one's
     (dice, plus) from `fighter`."""
-    from fractions import Fraction
     a_dist = Dist.point(0)
     for n, plus in a_fighters:
         a_dist = a_dist + _rolled(plus, n)
@@ -352,9 +351,6 @@ def resolve_melee_odds(battle, action) -> Odds:
 
 def command_chance(battle, unit):
     """The chance a unit passes its command test (1 when none is due)."""
-    from fractions import Fraction
-    from .tables import COMMAND_TEST
-    from .units import in_command
     if not battle.option("command_control") or in_command(battle, unit):
         return Fraction(1)
     return Fraction(sum(1 for f in range(1, 7) if f + quality(unit) >= COMMAND_TEST), 6)
@@ -385,9 +381,6 @@ def charge_odds(battle, action) -> Odds:
     move roll reaching, the target's reaction volley at the charger as it comes in and
     the charger's morale test if it loses a quarter, then the fight. Each fight outcome
     is mixed over the hits the volley may cost the charger."""
-    from fractions import Fraction
-    from .combat import morale_mods
-    from .tables import STEADY_FROM
     check_charge(battle, action)
     unit, target = battle.units[action.unit], battle.units[action.target]
     spot, way, cost = charge_plan(battle, unit, target)
@@ -444,5 +437,4 @@ def charge_odds(battle, action) -> Odds:
 
 
 def replace_hits(unit, hits):
-    from ...model.forces import evolve
     return evolve(unit, hits=hits)

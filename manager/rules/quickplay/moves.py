@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from ... import spatial
 from ...actions import need, register
 from ...events import FormationChanged, LeaderMoved, UnitMoved, declare_event
-from ...footprint import (Sweep, angle_between, bearing, closer_than, distance, inside,
-                          segment, swept, travel)
+from ...footprint import (Sweep, angle_between, bearing, closer_than, distance, heading,
+                          inside, segment, swept, travel)
 from ...footprint import overlap as _overlap
 from ...game_actions import GameAction
 from ...ground_memo import on_ground
@@ -25,6 +25,8 @@ from ..common import own_unit
 from .tables import (ARM_FORMATIONS, BROKEN, COLUMN_BONUS_DICE, COMMAND_TEST, COMMANDER_JOIN,
                      DIFFICULT, DOUBLED, FIRE_ARC, IMPASSABLE, LIMBERED_BONUS, MOVE_DICE,
                      ROAD_BONUS_DICE, STREAM_COST)
+from .bases import bases, from_segment, max_half_diagonal
+from .clear_ground import box_of, clear, move_cost
 from .units import (acted, arm, engaged, footprint, in_command, irregular, is_skirmish,
                     pinned, prof, quality)
 
@@ -132,7 +134,6 @@ def terrain_cost(battle, unit, start, end) -> tuple[float, str, bool]:
 
 
 def _terrain_cost(battle, unit, start, end) -> tuple[float, str, bool]:
-    from .clear_ground import box_of, clear, move_cost
     # the hull of both bases lies in their corners' box: clear of every lake, difficult
     # or broken ground, stream, river and road, the move costs nothing, off any road
     if clear(battle.battlefield, box_of(start.corners() + end.corners()),
@@ -172,7 +173,6 @@ def no_extra_along(battle, a, b) -> bool:
     ground and no stream or river? Then every move whose path of centres lies on it
     costs exactly 0.0 extra inches (`terrain_cost`: each extra is a length of path
     inside such ground, or a crossing of such a line), whatever its refusal."""
-    from .clear_ground import box_of, clear
     if clear(battle.battlefield, box_of((a, b)), DIFFICULT + BROKEN, ("stream", "river")):
         return True                          # no such ground in the line's box (PAD > 1e-6)
     t = table_terrain(battle.battlefield)
@@ -206,7 +206,6 @@ def near_move(battle, start, end, reach: float) -> list:
     base whose centre is farther from the path of centres than both half diagonals and
     0.1 inch neither overlaps the end, nor comes within 0.1 inch of it, nor meets the
     ground swept (it lies within the mover's half diagonal of that path)."""
-    from .bases import max_half_diagonal
     r = max(math.hypot(fp.frontage, fp.depth) for fp in (start, end)) / 2
     margin = r + max_half_diagonal(battle) + 0.1 + 1e-5
     return [o for o in spatial.unit_grid(battle).along(start.centre, end.centre, margin)
@@ -308,14 +307,12 @@ def landing(battle, unit, far):
 def _near_line(battle, unit, far) -> tuple:
     """(the base table, the radius of the unit's circle, [(row, x, y, r)] of the live
     bases whose circle could meet it somewhere on the line from its centre to `far`)."""
-    import numpy as np
-    from .bases import bases, from_segment
     t = bases(battle)
     fp = footprint(battle, unit)
     half = math.hypot(fp.frontage, fp.depth) / 2 + 1e-6 + 1e-5     # overlap's circles
     _, _, qx, qy = from_segment(t, unit.pos, far)
     lim = t.r + (half + 0.01 + 1e-3)      # a spot lies within 0.01 of the line
-    rows = np.flatnonzero(t.alive & (qx * qx + qy * qy <= lim * lim))
+    rows = (t.alive & (qx * qx + qy * qy <= lim * lim)).nonzero()[0]
     return t, half, list(zip(rows.tolist(), t.x[rows].tolist(), t.y[rows].tolist(),
                        t.r[rows].tolist()))
 
@@ -373,7 +370,7 @@ def _travel_along(start, frm, to, facing):
     """k -> `travel(start, start.moved(frm + (to - frm) * k, facing))`: the moved base's
     corners by Footprint.corners' very arithmetic (its offsets from the centre hang on
     the facing and sizes alone), no base built at each step of a bisection."""
-    from ...footprint import distance as dist, heading
+    dist = distance
     fx, fy = heading(facing)
     hf, hd = start.frontage / 2, start.depth / 2
     fa, fb, ra, rb = fx * hd, fy * hd, -fy * hf, fx * hf

@@ -14,7 +14,7 @@ from shapely.geometry import Point
 
 from ... import spatial
 from ...errors import IllegalAction
-from ...footprint import Footprint, angle_between, bearing, distance, segment
+from ...footprint import Footprint, angle_between, bearing, box, distance, segment
 from ...ground_memo import known, on_ground
 from ...model.forces import mark
 from ...table_terrain import table_terrain
@@ -149,8 +149,8 @@ def pinned(battle, unit) -> bool:
 
 def engaged(battle, unit) -> bool:
     """Charging, or charged by a live enemy (the chargers kept in the base table)."""
-    from .bases import charged
-    return bool(mark(unit, "charging")) or unit.id in charged(battle, battle.enemy_of(unit.side))
+    return bool(mark(unit, "charging")) or \
+        unit.id in _bases.charged(battle, battle.enemy_of(unit.side))
 
 
 def joined_commander(battle, unit):
@@ -177,18 +177,16 @@ def surely_hidden(battle, unit, targets) -> list:
     surely name a base in the way (so `volley`, and check_fire, refuse the shot)? One
     numpy pass per shooter over the base table (`bases.surely_hidden`). False: "maybe
     not"."""
-    from .bases import surely_hidden as hidden
-    return hidden(battle, unit, targets)
+    return _bases.surely_hidden(battle, unit, targets)
 
 
 def sight_refusal(battle, a_xy, b_xy, ignore=()) -> str:
     """Centre to centre: no other base across the line, no more than 3 inches of woods
     (or town) along it, no hill higher than both ends."""
-    from .bases import clear_lines, near_line
-    if len(ignore) == 2 and (tuple(a_xy), tuple(b_xy), *ignore) in clear_lines(battle):
+    if len(ignore) == 2 and (tuple(a_xy), tuple(b_xy), *ignore) in _bases.clear_lines(battle):
         return terrain_sight(battle, a_xy, b_xy)  # surely no base across (`surely_hidden`)
     line = segment(a_xy, b_xy)
-    for o in near_line(battle, a_xy, b_xy, line.length + 8):   # those that could cross
+    for o in _bases.near_line(battle, a_xy, b_xy, line.length + 8):   # those that could cross
         if o.id in ignore:
             continue
         if footprint(battle, o).polygon().intersects(line):
@@ -214,7 +212,7 @@ def known_terrain_sight(battle, a_xy, b_xy):
 
 
 def _terrain_sight(battle, a_xy, b_xy, line, boxes_first: bool = True) -> str:
-    from .clear_ground import box_of, clear
+    box_of, clear = _ground.box_of, _ground.clear
     t = table_terrain(battle.battlefield)
     # a line (and its ends) in a box clear of woods and towns has none of them along it
     wooded = not boxes_first or not clear(battle.battlefield, box_of((a_xy, b_xy)),
@@ -240,8 +238,7 @@ def cover(battle, unit) -> str:
 
 
 def _cover(battle, unit, fp, boxes_first: bool = True) -> str:
-    from ...footprint import box
-    from .clear_ground import clear
+    clear = _ground.clear
     x0, y0, x1, y1 = box(fp)
     # a base whose box meets no town or wood, and whose box widened by the inch a wall
     # is looked for meets no wall's, stands in the open (its shapes lie in those boxes)
@@ -277,3 +274,8 @@ def dice_for_figures(unit, figures: int) -> int:
     if arm(unit) == "cavalry":
         return figures                       # melee: a die a trooper
     return math.ceil(figures / FIGURES_PER_DIE)
+
+
+# the base table and the ground's boxes import this module at their top: bound last, once
+# this module's names are all defined (an import in a function costs a look-up a call)
+from . import bases as _bases, clear_ground as _ground  # noqa: E402

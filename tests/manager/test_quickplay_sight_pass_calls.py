@@ -1,0 +1,107 @@
+"""Issue 17, quick-play (ninth session): the hidden-lines pass with fewer numpy calls.
+
+`bases._judged` no longer enters an errstate context (a line of MARGIN or less, whose
+pairs are never read, is divided by 1), finds its (line, base) pairs by a flat nonzero
+and divmod, leaves each end's own base out of the few pairs found instead of the whole
+table, and gathers by `take`. Its answers are the old pass's (kept here) to the bit: on
+random tables with lines of length 0 and a hair, ends among the bases and not, and at
+every call of three Austerlitz turns.
+"""
+import sys
+from pathlib import Path
+
+import numpy as np
+from hypothesis import given, settings, strategies as st
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from test_quickplay_fewer_calls import austerlitz  # noqa: E402
+from test_quickplay_speed import crowd  # noqa: E402
+
+from manager.rules.quickplay import bases as B  # noqa: E402
+from manager.sightlines import MARGIN  # noqa: E402
+
+
+def old_judged(origin, ends, end_keys, idx, t):
+    """`bases._judged` as it was before (eighth session's main)."""
+    m = MARGIN
+    ax, ay = origin
+    tx = np.array([e[0] for e in ends], dtype=float) - ax
+    ty = np.array([e[1] for e in ends], dtype=float) - ay
+    lengths = np.hypot(tx, ty)
+    ox, oy, fx, fy, hd, hf = t.x[idx], t.y[idx], t.fx[idx], t.fy[idx], t.hd[idx], t.hf[idx]
+    cx, cy = ox - ax, oy - ay
+    dist = np.hypot(cx, cy)
+    mine = idx[None, :] != np.asarray(end_keys)[:, None]
+    long_ = lengths > m
+    with np.errstate(invalid="ignore", divide="ignore"):
+        nx, ny = -ty / lengths, tx / lengths
+        off = cx[None, :] * nx[:, None] + cy[None, :] * ny[:, None]
+        lim = lengths[:, None] + 8.0
+        near = mine & (dist[None, :] < lim + m) & (np.abs(off) < np.hypot(hd, hf)[None, :] + m)
+        e, k = near.nonzero()
+    hidden = np.zeros(len(ends), dtype=bool)
+    if not len(e):
+        return hidden.tolist(), long_.tolist(), [], [-1] * len(ends)
+    tx_, ty_, nx_, ny_ = tx[e], ty[e], nx[e], ny[e]
+    cx_, cy_, fx_, fy_, hd_, hf_ = cx[k], cy[k], fx[k], fy[k], hd[k], hf[k]
+    crossed = dist[k] < lengths[e] + 8.0 - m
+    axes = ((fx_, fy_, hd_), (-fy_, fx_, hf_))
+    ends_on = [(tx_ * ux + ty_ * uy, cx_ * ux + cy_ * uy, half) for ux, uy, half in axes]
+    for s, c, half in ends_on:
+        crossed &= (np.minimum(s, 0.0) < c + half - m) & (np.maximum(s, 0.0) > c - half + m)
+    reach = np.abs(fx_ * nx_ + fy_ * ny_) * hd_ + np.abs(-fy_ * nx_ + fx_ * ny_) * hf_
+    o = np.abs(cx_ * nx_ + cy_ * ny_)
+    crossed &= (o < reach - m) & long_[e]
+    hidden[e[crossed]] = True
+    rows = idx[k[crossed]]
+    blockers = rows.tolist()
+    across = np.full(len(ends), -1)
+    across[e[crossed]] = rows
+    across = across.tolist()
+    open_ = long_ & ~hidden
+    if not open_.any():
+        return hidden.tolist(), open_.tolist(), blockers, across
+    apart = o > reach + m
+    for s, c, half in ends_on:
+        apart |= (np.minimum(s, 0.0) > c + half + m) | (np.maximum(s, 0.0) < c - half - m)
+    touched = np.zeros(len(ends), dtype=bool)
+    touched[e[~apart]] = True
+    return hidden.tolist(), (open_ & ~touched).tolist(), blockers, across
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.data(), st.integers(3, 18))
+def test_the_pass_is_the_old_pass_on_random_tables(data, n):
+    """Every unit's lines to every other unit, and to points at its own centre, a hair
+    off it and at MARGIN (lines never judged), with the ends' keys as the commander
+    gives them (-2 for a point that is no unit's)."""
+    b = crowd(data, n)
+    t = B.bases(b)
+    for u in b.live_units():
+        others = [e for e in b.live_units() if e.id != u.id]
+        hair = data.draw(st.sampled_from([0.0, 1e-9, MARGIN / 2, MARGIN, 2 * MARGIN, 0.5]))
+        ends = [e.pos for e in others] + [(u.x + hair, u.y), (u.x, u.y - hair)]
+        end_keys = [t.index[e.id] for e in others] + [-2, t.index[u.id]]
+        me = t.index[u.id]
+        keep = t.alive.copy()
+        keep[me] = data.draw(st.booleans())      # (the shooter left in, too)
+        idx = keep.nonzero()[0]
+        assert B._judged(u.pos, ends, end_keys, idx, t) == \
+            old_judged(u.pos, ends, end_keys, idx, t)
+
+
+def test_the_pass_is_the_old_pass_in_play(monkeypatch):
+    s, ap = austerlitz(3)
+    calls = []
+    new = B._judged
+
+    def both(origin, ends, end_keys, idx, t):
+        out = new(origin, ends, end_keys, idx, t)
+        assert out == old_judged(origin, ends, end_keys, idx, t)
+        calls.append(sum(out[0]))
+        return out
+
+    monkeypatch.setattr(B, "_judged", both)
+    while not s.battle.state.over and s.battle.state.turn <= 3:
+        ap.play_turn()
+    assert len(calls) > 100 and sum(calls) > 1000
