@@ -1,4 +1,4 @@
-"""Issue 17, quick-play (ninth session): the hidden-lines pass with fewer numpy calls.
+"""Issue 17, quick-play (ninth session): the commander's looks with fewer numpy calls.
 
 `bases._judged` no longer enters an errstate context (a line of MARGIN or less, whose
 pairs are never read, is divided by 1), finds its (line, base) pairs by a flat nonzero
@@ -6,6 +6,11 @@ and divmod, leaves each end's own base out of the few pairs found instead of the
 table, and gathers by `take`. Its answers are the old pass's (kept here) to the bit: on
 random tables with lines of length 0 and a hair, ends among the bases and not, and at
 every call of three Austerlitz turns.
+
+`bases.maybe_in_reach` tests the arc of the few enemies left after the distance cuts (6 in
+the median ask) in plain floats, math's atan2 and degrees: the same list as the old
+numpy pass (kept here), on random tables at every reach, arc and range, and at every
+call of three Austerlitz turns.
 """
 import sys
 from pathlib import Path
@@ -19,6 +24,8 @@ from test_quickplay_speed import crowd  # noqa: E402
 
 from manager.rules.quickplay import bases as B  # noqa: E402
 from manager.sightlines import MARGIN  # noqa: E402
+from manager.footprint import distance  # noqa: E402
+
 
 
 def old_judged(origin, ends, end_keys, idx, t):
@@ -69,6 +76,23 @@ def old_judged(origin, ends, end_keys, idx, t):
     return hidden.tolist(), (open_ & ~touched).tolist(), blockers, across
 
 
+def old_maybe_in_reach(battle, unit, fp, reach, side, half, far=None):
+    """`bases.maybe_in_reach` as it was before (the arc by numpy)."""
+    import math
+    t = B.bases(battle)
+    idx, d = B._around(battle, (fp.x, fp.y), side)
+    keep = d <= reach + 1e-6
+    if far is not None:
+        keep &= d - (math.hypot(fp.frontage, fp.depth) / 2 + t.r[idx]) <= far + 1e-6 + 1e-9
+    idx = idx[keep]
+    if len(idx):
+        cx, cy = fp.front_centre()
+        way = np.degrees(np.arctan2(t.x[idx] - cx, -(t.y[idx] - cy))) % 360
+        off = np.abs((way - unit.facing) % 360)
+        idx = idx[np.minimum(off, 360 - off) <= half + 1e-6 + 1e-7]
+    return [u for u in (t.units[k] for k in idx) if distance(u.pos, unit.pos) <= reach]
+
+
 @settings(max_examples=120, deadline=None)
 @given(st.data(), st.integers(3, 18))
 def test_the_pass_is_the_old_pass_on_random_tables(data, n):
@@ -105,3 +129,50 @@ def test_the_pass_is_the_old_pass_in_play(monkeypatch):
     while not s.battle.state.over and s.battle.state.turn <= 3:
         ap.play_turn()
     assert len(calls) > 100 and sum(calls) > 1000
+
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.data(), st.integers(2, 18))
+def test_maybe_in_reach_is_the_old_pass_on_random_tables(data, n):
+    from manager.rules.quickplay.units import footprint
+    b = crowd(data, n)
+    for u in b.live_units():
+        fp = footprint(b, u)
+        reach = data.draw(st.sampled_from([0.0, 4.0, 12.5, 20.0, 52.0, 200.0]))
+        half = data.draw(st.sampled_from([0.0, 22.5, 45.0, 90.0, 180.0]))
+        far = data.draw(st.sampled_from([None, -1.0, 0.0, 3.0, 12.0]))
+        side = b.enemy_of(u.side)
+        assert B.maybe_in_reach(b, u, fp, reach, side, half, far) == \
+            old_maybe_in_reach(b, u, fp, reach, side, half, far)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(-60, 60), st.floats(-60, 60), st.integers(0, 359),
+       st.sampled_from([0.0, 22.5, 45.0, 90.0]))
+def test_the_arc_in_floats_is_numpys(dx, dy, facing, half):
+    """math's atan2, degrees and % on one offset: numpy's floats, so the same answers."""
+    from math import atan2, degrees
+    way = np.degrees(np.arctan2(np.array([dx]), -np.array([dy]))) % 360
+    off = np.abs((way - facing) % 360)
+    mine = abs((degrees(atan2(dx, -dy)) % 360 - facing) % 360)
+    assert mine == float(off[0]) and (min(mine, 360 - mine) <= half) == \
+        bool(np.minimum(off, 360 - off)[0] <= half)
+
+
+def test_maybe_in_reach_is_the_old_pass_in_play(monkeypatch):
+    from manager.rules.quickplay import commander as C
+    s, ap = austerlitz(3)
+    found = []
+    new = B.maybe_in_reach
+
+    def both(battle, unit, fp, reach, side, half, far=None):
+        out = new(battle, unit, fp, reach, side, half, far)
+        assert out == old_maybe_in_reach(battle, unit, fp, reach, side, half, far)
+        found.append(len(out))
+        return out
+
+    monkeypatch.setattr(C, "maybe_in_reach", both)
+    while not s.battle.state.over and s.battle.state.turn <= 3:
+        ap.play_turn()
+    assert len(found) > 300 and sum(found) > 300
