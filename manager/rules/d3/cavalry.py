@@ -344,13 +344,15 @@ class CavalryMixin:
         if not staging:
             return None
         now = min(distance(u.pos, s[1]) for s in staging)
+        spots, values = [s[1] for s in staging], [s[0] for s in staging]
         moves = []                               # (score before "cramped", to): closer ones
         for d in (MOVE["cavalry"] - 0.05, 9.0, 6.0, 3.0):
             for hx, hy in DETOUR_HEADINGS:
                 to = (round(u.x + hx * d, 2), round(u.y + hy * d, 2))
-                if min(distance(to, s[1]) for s in staging) < now - 0.5:
-                    moves.append((max(v - DETOUR_WEIGHT * distance(to, spot)
-                                      for v, spot, _ in staging), to))
+                gaps = [distance(to, spot) for spot in spots]     # (each once, in order)
+                if min(gaps) < now - 0.5:
+                    moves.append((max([v - DETOUR_WEIGHT * g for v, g in zip(values, gaps)]),
+                                  to))
         # the best legal move, its score less "cramped": the moves in order of the score
         # before it (which only takes away), until none can beat the best found
         moves.sort(key=lambda m: -m[0])

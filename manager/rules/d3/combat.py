@@ -29,7 +29,7 @@ from .moves import own_unit
 from .tables import CHARGE_BONUS, FIRE_ARC, MOVE, RANGE, SHOT_MINUS
 from .units import (HALF_DIAGONAL, activate, activation_chance, engaged, footprint, in_cover,
                     in_town,
-                    inactive, kept_for, near, on_hilltop, reroller, sight_refusal, utype)
+                    inactive, kept_for, on_hilltop, reroller, sight_refusal, utype)
 
 
 @dataclass(frozen=True)
@@ -292,13 +292,21 @@ def _recoil(battle, a, d, events) -> None:
     way = bearing(d.pos, a.pos)
     hx, hy = heading(way)
     facing = round((way + 180) % 360)
-    others = [o for o in near(battle, a.pos, 20) if o.id != a.id]
+    back = MOVE["cavalry"] / 2
+    # (of the units within 20 inches, only those whose centre lies within both
+    # half-diagonals of the way back can overlap the base at a step: overlap's own
+    # first look says no to the rest; their order does not matter to any())
+    fp = footprint(battle, a, facing=facing)
+    k = abs(float(battle.option("frontage_scale", 1.0) or 1.0))
+    reach = math.hypot(fp.frontage, fp.depth) / 2 + HALF_DIAGONAL * k * (1 + 1e-9) + 1e-5
+    far = (a.x + hx * (back + 0.01), a.y + hy * (back + 0.01))
+    others = [o for o in spatial.unit_grid(battle).along(a.pos, far, reach)
+              if o.id != a.id and distance(o.pos, a.pos) <= 20]
     bf = battle.battlefield
-    done, _ = slide(footprint(battle, a, facing=facing), way, MOVE["cavalry"] / 2,
+    done, _ = slide(fp, way, back,
                     lambda fp: "" if inside(fp, bf.width, bf.height) and not any(
                         overlap(fp, footprint(battle, o)) for o in others) else "stop")
-    if done == 0 and any(overlap(footprint(battle, a, facing=facing), footprint(battle, o))
-                         for o in others):
+    if done == 0 and any(overlap(fp, footprint(battle, o)) for o in others):
         facing = a.facing
     x, y = a.x + hx * done, a.y + hy * done
     battle.update_unit(a.id, x=x, y=y, facing=facing)

@@ -192,24 +192,38 @@ def _pivot_neighbours(battle, unit) -> list:
 
 
 def _through(a, b, fp) -> bool:
-    """Does segment a-b run through the base shrunk by DEEP on every side?"""
+    """Does segment a-b run through the base shrunk by DEEP on every side? (The two
+    axes' slabs clip the segment's parameter range [0, 1]; unrolled, the clip's min and
+    max as comparisons: the same floats.)"""
+    hd, hf = fp.depth / 2 - DEEP, fp.frontage / 2 - DEEP
+    if hd <= 0:
+        return False
     fx, fy = heading(fp.facing)
-    lo, hi = 0.0, 1.0
     ax, ay, bx, by = a[0] - fp.x, a[1] - fp.y, b[0] - fp.x, b[1] - fp.y
-    for ux, uy, half in ((fx, fy, fp.depth / 2 - DEEP), (-fy, fx, fp.frontage / 2 - DEEP)):
-        p0, p1 = ax * ux + ay * uy, bx * ux + by * uy
-        dp = p1 - p0
-        if half <= 0:
+    lo, hi = 0.0, 1.0
+    p0 = ax * fx + ay * fy                  # along the facing: within the half depth
+    dp = bx * fx + by * fy - p0
+    if abs(dp) < 1e-12:
+        if abs(p0) > hd:
             return False
-        if abs(dp) < 1e-12:
-            if abs(p0) > half:
-                return False
-            continue
-        t0, t1 = (-half - p0) / dp, (half - p0) / dp
-        lo, hi = max(lo, min(t0, t1)), min(hi, max(t0, t1))
+    else:
+        t0, t1 = (-hd - p0) / dp, (hd - p0) / dp
+        if t1 < t0:
+            t0, t1 = t1, t0
+        lo = t0 if t0 > lo else lo
+        hi = t1 if t1 < hi else hi
         if lo > hi:
             return False
-    return True
+    if hf <= 0:
+        return False
+    p0 = ax * -fy + ay * fx                 # across it: within the half frontage
+    dp = bx * -fy + by * fx - p0
+    if abs(dp) < 1e-12:
+        return abs(p0) <= hf
+    t0, t1 = (-hf - p0) / dp, (hf - p0) / dp
+    if t1 < t0:
+        t0, t1 = t1, t0
+    return (t0 if t0 > lo else lo) <= (t1 if t1 < hi else hi)
 
 
 def surely_no_charge_path(battle, unit, target, at, facing) -> bool:
@@ -222,7 +236,6 @@ def surely_no_charge_path(battle, unit, target, at, facing) -> bool:
     within both half-diagonals (+ EPS) of the target's centre, so a target farther than
     that beyond a move needs no contact point; a contact point beyond a move is the
     check's own refusal (its very floats). False: "maybe not"."""
-    from ...errors import IllegalAction
     mover, aim = footprint(battle, unit), footprint(battle, target)
     if distance(at, target.pos) - (math.hypot(mover.frontage, mover.depth) + math.hypot(
             aim.frontage, aim.depth)) / 2 - 0.01 > MOVE["cavalry"] + 1e-6:

@@ -74,10 +74,10 @@ def ring_spots(u, rows: list, rings: tuple, reach: float) -> list:
         tie | (np.abs(d - reach) <= SLACK) | (np.abs(side - cn) <= SLACK)))
     keep = near & (d <= reach)
     out = []
-    sxl, syl, flank_l = sx.tolist(), sy.tolist(), flank.tolist()
+    sxl, syl, flank_l, doubt_l = sx.tolist(), sy.tolist(), flank.tolist(), doubt.tolist()
     for i in np.nonzero(keep | doubt)[0].tolist():
         t = i // per
-        if doubt[i]:
+        if doubt_l[i]:
             e, fp, corner, w = rows[t]
             got = plain_spot(u, e, fp, corner, w[i % n], rings[(i // n) % len(rings)], reach)
             if got is not None:

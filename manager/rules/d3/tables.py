@@ -35,6 +35,7 @@ GENERAL_REROLL_REACH = 12
 GENERAL_DANGER = 6
 CROSSING_LANDING = 2.0           # a crossing move ends within this of the far bank
 
+TYPES = {kind: t for kind, (_, t) in _KINDS.items()}      # kind -> type (`units.utype`)
 PROFILES = {kind: UnitProfile(kind, label, ARM[t], {
     "type": t, "hits": HITS_TO_ELIMINATE, "move": MOVE[t], "frontage": FRONTAGE[t],
     "range": RANGE.get(t, 0)}) for kind, (label, t) in _KINDS.items()}

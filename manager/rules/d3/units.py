@@ -21,7 +21,7 @@ from ...ground_memo import on_ground
 from ...model.forces import mark
 from ...table_terrain import table_terrain
 from .tables import (CROSSING_LANDING, DEPTH, EVENTS, FRONTAGE, GENERAL_REROLL_REACH,
-                     PROFILES)
+                     TYPES)
 
 # the largest half-diagonal of any base at frontage_scale 1
 HALF_DIAGONAL = max(math.hypot(FRONTAGE[t], DEPTH[t]) for t in FRONTAGE) / 2
@@ -31,7 +31,8 @@ Activation = declare_event("Activation", "{unit} tests to {what}: {detail} -> {r
 
 
 def utype(unit) -> str:
-    return PROFILES[unit.kind]["type"]
+    """The unit's type (PROFILES[kind]["type"], from the same table)."""
+    return TYPES[unit.kind]
 
 
 def taken(unit) -> int:
