@@ -188,7 +188,7 @@ def maybe_in_reach(battle, unit, fp, reach: float, side: str, half: float,
     facing, arc, units, pos, out = unit.facing, half + 1e-6 + 1e-7, t.units, unit.pos, []
     for k, x, y in zip(idx.tolist(), t.x.take(idx).tolist(), t.y.take(idx).tolist()):
         off = abs((degrees(atan2(x - cx, -(y - cy))) % 360 - facing) % 360)
-        if min(off, 360 - off) <= arc:
+        if off <= arc or 360 - off <= arc:     # (min(off, 360 - off) <= arc)
             u = units[k]
             if distance(u.pos, pos) <= reach:
                 out.append(u)

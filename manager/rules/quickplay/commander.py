@@ -155,9 +155,13 @@ class Commander(OrdersCommander):
         hx, hy = heading(way)
         # the bases the spots (along one line) could land on, gathered once
         lands_on_another = landing(b, u, (u.x + hx * want, u.y + hy * want))
+        # a unit already facing the way would ask each spot twice (1 spot in 8): the
+        # same question of the same battle, so the same refusal
+        facings = (round(way) % 360, u.facing)
+        facings = facings[:1] if facings[0] == facings[1] else facings
         for k in (1.0, 0.6, 0.3):
             to = (round(u.x + hx * want * k, 2), round(u.y + hy * want * k, 2))
-            for facing in (round(way) % 360, u.facing):
+            for facing in facings:
                 if lands_on_another(to, facing):   # the rules would refuse it
                     continue
                 action = MoveUnit(u.id, to, facing)
