@@ -176,3 +176,14 @@ def test_maybe_in_reach_is_the_old_pass_in_play(monkeypatch):
     while not s.battle.state.over and s.battle.state.turn <= 3:
         ap.play_turn()
     assert len(found) > 300 and sum(found) > 300
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.floats(0.01, 20), st.booleans()), min_size=1, max_size=40))
+def test_the_largest_live_half_diagonal_is_the_max_of_the_live_rows(rows):
+    """`_largest` by one masked reduce: the max of the live rows' half diagonals, 0.0
+    when none lives (as `t.r[t.alive].max()` was)."""
+    from types import SimpleNamespace
+    t = SimpleNamespace(r=np.array([r for r, _ in rows]), alive=np.array([a for _, a in rows]))
+    live = t.r[t.alive]
+    assert B._largest(t) == (float(live.max()) if len(live) else 0.0)

@@ -137,8 +137,8 @@ def max_half_diagonal(battle) -> float:
 
 
 def _largest(t: Bases) -> float:
-    r = t.r[t.alive]
-    return float(_max(r)) if len(r) else 0.0
+    # (half diagonals are positive: the max over the live rows, 0.0 when none lives)
+    return float(_max(t.r, where=t.alive, initial=0.0))
 
 
 def _around(battle, xy, side):
@@ -376,11 +376,10 @@ def _judged(origin, ends, end_keys, idx, t: Bases) -> tuple[list, list, list, li
     crossed &= (o < reach - m) & long_.take(e)
     ec = e[crossed]
     hidden[ec] = True
-    rows = idx.take(k[crossed])
-    blockers = rows.tolist()
-    across = np.full(len(ends), -1)
-    across[ec] = rows
-    across = across.tolist()
+    blockers = idx.take(k[crossed]).tolist()
+    across = [-1] * len(ends)
+    for i, row in zip(ec.tolist(), blockers):      # (the last base found across a line)
+        across[i] = row
     open_ = long_ & ~hidden
     if not _any(open_):                         # every line hidden: none is clear
         return hidden.tolist(), open_.tolist(), blockers, across
