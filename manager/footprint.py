@@ -323,6 +323,19 @@ def closer_than(a: Footprint, b: Footprint, inches: float) -> bool:
     return gap(a, b) < inches
 
 
+
+def gap_above(a: Footprint, b: Footprint, inches: float):
+    """Is `gap(a, b)` above `inches` (>= 0)? True/False when plain arithmetic is certain
+    (convex.gap_above on the bases' frames), None when shapely must measure."""
+    return convex.gap_above(_frame(a), a.x, a.y, _frame(b), b.x, b.y, inches)
+
+
+def area_above(a: Footprint, b: Footprint, area: float):
+    """Is the area the bases share above `area`? True/False when plain arithmetic is
+    certain (convex.area_above on the bases' frames), None when shapes must decide."""
+    return convex.area_above(_frame(a), a.x, a.y, _frame(b), b.x, b.y, area)
+
+
 class Sweep:
     """The ground a straight move passes over (`swept`), asked which bases it crosses.
     Most bases asked are nowhere near: their boxes are apart from the move's, so

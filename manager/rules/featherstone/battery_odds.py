@@ -17,6 +17,7 @@ from ...model.forces import mark
 from ...odds import Dist, Odds, OddsLine
 from ..common import Melee
 from .fire import hits_dist, save_keep
+from .morale import committed_general, influence_at_risk, influence_value
 from .state import attached_leaders, arm
 
 FAIL = "charge fails (morale)"
@@ -70,8 +71,6 @@ def on_trial(b, units=(), leaders=()):
 def stray_risk(battle, unit):
     """The committed near general whose stray-round die follows the unit's check on the
     Charged column (morale.check), or None."""
-    from .morale import committed_general, influence_at_risk, influence_value
-    from .state import attached_leaders
     g, infl = committed_general(battle, unit)
     if g is None or attached_leaders(battle, unit) or \
             influence_value(battle, g, False, infl) == 0 or not influence_at_risk(battle, unit):

@@ -19,18 +19,20 @@ from ...errors import IllegalAction
 from ...game_actions import Charge
 from ...events import FormationChanged, UnitMoved, declare_event
 from ...contact import contact_point, least_advance
-from ...footprint import (EPS, Sweep, angle_between, bearing, distance, heading,
-                          inside, overlap, segment, surely_apart, swept, travel)
+from ...footprint import (EPS, Sweep, angle_between, area_above, bearing, distance,
+                          gap_above, heading, inside, overlap, segment, surely_apart, swept,
+                          travel)
 from ...model.forces import mark
 from . import ground
 from .fire import Shot, shoot
 from .losses import moved_leaders, overrun_general, retreat
-from .morale import check
+from .morale import column_table, modifiers, check
 from .recall import checked, recall
 from .moves import ground_refusal, own_unit, terrain_between
 from .state import (arm, attached_leaders, engaged, footprint, is_skirmish, move_rate,
                     near_the_move, near_units, unit_gap, base_gap)
-from .tables import CLOSE_CANISTER, DIFFICULT_AREAS, SHELTER_REACH, SHOTS_PER_BATTERY
+from .tables import (CLOSE_CANISTER, DIFFICULT_AREAS, MORALE_MAX, MORALE_MIN, SHELTER_REACH,
+                     SHOTS_PER_BATTERY)
 
 ChargeDeclared = declare_event("ChargeDeclared", "{unit} charges {target}: {outcome}",
                                unit=str, target=str, outcome=str)
@@ -88,7 +90,14 @@ def surely_too_far(battle, unit, target) -> bool:
     start = fp.moved(unit.x, unit.y, way)
     tfp = footprint(battle, target)
     slack = rate + 1e-6 + EPS + 1e-6          # the check's tolerance, touching, rounding
-    if surely_apart(start, tfp, slack) or base_gap(battle, start, tfp) > slack:
+    if surely_apart(start, tfp, slack):
+        return True
+    # the gap by the bases' separating axes when they are certain of it (most), else
+    # shapely's (kept across versions)
+    far = gap_above(start, tfp, slack)
+    if far is None:
+        far = base_gap(battle, start, tfp) > slack
+    if far:
         return True
     # (the bases' geometry alone, kept across versions as the gap and the path are)
     return ground.kept(battle, "beyond", (fp, tfp, way, rate),
@@ -135,7 +144,7 @@ def surely_in_the_way(battle, unit, target) -> bool:
     if distance(o.pos, unit.pos) > distance(unit.pos, end.centre) + 12:
         return False
     if o.side == unit.side and battle.option("pass_through_friends") and \
-            not end.polygon().intersection(footprint(battle, o).polygon()).area > 1e-4:
+            not on_friend(end, footprint(battle, o)):
         return False
     return Sweep(footprint(battle, unit), end).crosses(footprint(battle, o))
 
@@ -165,6 +174,20 @@ def _check_charge(battle, action) -> None:
 check_charge = checked(_check_charge)     # asked again and again of one battle version
 
 
+def on_friend(end, fp) -> bool:
+    """Would the charger's base at `end` stand on the friend's base fp (with
+    pass_through_friends, the only friend in the way)? The shapes' common area above
+    1e-4 square inches, as shapely measures it; plain arithmetic first (bases whose
+    circles are apart share none; footprint.area_above answers only with a margin far
+    above shapely's rounding, so it says what shapely would), the shapes for the rest."""
+    if surely_apart(end, fp, 0.0):
+        return False
+    sure = area_above(end, fp, 1e-4)
+    if sure is not None:
+        return sure
+    return end.polygon().intersection(fp.polygon()).area > 1e-4
+
+
 def _path_refusal(battle, unit, target, end) -> str:
     start = footprint(battle, unit)
     sweep = Sweep(start, end)
@@ -175,7 +198,7 @@ def _path_refusal(battle, unit, target, end) -> str:
         if o.id in (unit.id, target.id):
             continue
         if o.side == unit.side and battle.option("pass_through_friends") and \
-                not end.polygon().intersection(footprint(battle, o).polygon()).area > 1e-4:
+                not on_friend(end, footprint(battle, o)):
             continue
         if sweep.crosses(footprint(battle, o)):
             # remembered for the commander's first look (surely_in_the_way)
@@ -324,8 +347,6 @@ def answers(battle, unit, target) -> list:
     unit due its rally check (it took casualties this turn) reads the Rally column and, if
     it stands, the same score on the Charged column; any other reads the Charged column
     (one that already failed its rally this turn does not roll on the Rally column again)."""
-    from .morale import modifiers
-    from .tables import MORALE_MAX, MORALE_MIN
     due = target.disordered and mark(target, "checked") != battle.state.turn
     column = "rally" if due else "charged"
     mod = sum(v for _, v in modifiers(battle, target, column))
@@ -338,8 +359,6 @@ def charged_reread(battle, target, face: int, score: int) -> int:
     column's own modifiers (option charged_reread = die: the -1 is "Rally only")."""
     if battle.option("charged_reread") != "die":
         return score
-    from .morale import modifiers
-    from .tables import MORALE_MAX, MORALE_MIN
     mod = sum(v for _, v in modifiers(battle, target, "charged"))
     return max(MORALE_MIN, min(MORALE_MAX, face + mod))
 
@@ -347,7 +366,6 @@ def charged_reread(battle, target, face: int, score: int) -> int:
 def reaction_for(battle, unit, target, column: str, score: int, charged=None):
     """(word, reaction, disorder it, form square) for a score read on `column` (the Rally
     column's failures end it there; otherwise the same score on the Charged column)."""
-    from .morale import column_table
     if column == "rally":
         r = column_table(battle, "rally")[score]
         if r == "disperse":

@@ -22,12 +22,13 @@ import math
 import numpy as np
 
 from ...errors import IllegalAction
-from ...footprint import distance
+from ...footprint import EPS, distance
 from ...game_actions import Charge
 from ...model.forces import mark
-from .charges import check_charge, surely_in_the_way, surely_too_far
+from .charges import (answers, charged_reread, check_charge, surely_in_the_way,
+                      surely_too_far)
 from .melee_odds import charge_odds, melee_odds
-from .morale import may_influence
+from .morale import column_table, may_influence
 from .recall import recall
 from .moves import CommitGeneral, CounterCharge, DeclineReroll
 from .state import arm, attached_leaders, footprint, move_rate, near_units, special
@@ -149,7 +150,6 @@ def _looks(battle, side: str):
     the same circle) and the unit's centre in its forward arc (the charge path's first
     test); each with SLACK to spare (numpy's distances and angles differ from math's
     by far less)."""
-    from ...footprint import EPS
     chargers = [e for e in battle.live_units(battle.enemy_of(side))
                 if arm(e) in ("infantry", "cavalry") and not e.moved]
     units = battle.live_units(side)
@@ -191,7 +191,6 @@ def _look_rows(battle, units) -> list:
 
 
 def unit_far(view, e, unit) -> bool:
-    from ...footprint import distance
     return distance(e.pos, unit.pos) > move_rate(e) + 8 or surely_too_far(view, e, unit)
 
 
@@ -323,8 +322,6 @@ def counter_possible(battle, unit) -> bool:
     some face? Its `counter_seven` mark is read only there (reaction_for), so when no
     face reaches it the mark changes no charge's odds and counter_choice has nothing
     to weigh. The answer rows read only the unit (never the charger)."""
-    from .charges import answers, charged_reread
-    from .morale import column_table
     charged = column_table(battle, "charged")
     for face, column, score in answers(battle, None, unit):
         if column == "rally":

@@ -25,7 +25,8 @@ from ...model.forces import mark
 from ...odds import Dist, Odds, OddsLine
 from ...table_terrain import table_terrain
 from .losses import eliminate, half_up, hit_leaders_check, save_for, saving_rolls, \
-    take_casualties
+    settle, take_casualties
+from .charge_fire import charge_shot_kind, check_charge_shot, resolve_charge_shot
 from .moves import own_unit
 from . import ground
 from .recall import recall
@@ -288,7 +289,6 @@ def may_fire_supporting(battle, unit) -> str:
 
 def check_fire(battle, action) -> None:
     unit = own_unit(battle, action.unit)
-    from .charge_fire import charge_shot_kind, check_charge_shot
     kind = charge_shot_kind(battle, unit, battle.units.get(action.target))
     if kind:                                   # first fire or support fire, as a step
         return check_charge_shot(battle, unit, battle.units[action.target], kind)
@@ -307,7 +307,6 @@ def check_fire(battle, action) -> None:
 
 def resolve_fire(battle, action, dice) -> list:
     unit, target = battle.units[action.unit], battle.units[action.target]
-    from .charge_fire import charge_shot_kind, resolve_charge_shot
     kind = charge_shot_kind(battle, unit, target)
     if kind:
         note_step_strength(battle, target)      # the only unit whose figures it changes
@@ -322,7 +321,6 @@ def resolve_fire(battle, action, dice) -> list:
         battle.update_unit(unit.id, fired=True)
     note_step_strength(battle, target)          # (after the shot is judged: its memo holds)
     shoot(battle, unit, target, shot, dice, events)
-    from .losses import settle
     settle(battle, events)
     return events
 

@@ -11,7 +11,9 @@ from ..army_morale import settle_army
 from ...footprint import bearing, box, heading, overlap, segment, slide
 from ...model.forces import mark, with_marks
 from ...table_terrain import table_terrain
-from .state import arm, attached_leaders, footprint, move_rate, near_units, traits
+from . import ground                        # the ground under a base: kept across versions
+from .state import (arm, attached_leaders, footprint, is_skirmish, move_rate, near_units,
+                    traits)
 from .tables import (IMPASSABLE_AREAS, SAVE_ARMOURED, SAVE_BUILDINGS, SAVE_FORMED,
                      SAVE_FORTIFIED, SAVE_LIGHT_OR_CREW, SAVE_MELEE)
 
@@ -31,7 +33,6 @@ FORTIFIED_VARIANTS = ("fortified", "castle", "chateau", "earthworks", "redoubt")
 def cover_save(battle, unit) -> int:
     """The save buildings or works give a unit standing in them (0: none); remembered
     until the battle changes (every shot at the unit asks it)."""
-    from . import ground                    # the ground under the base: kept across versions
     return ground.kept(battle, "cover", footprint(battle, unit),
                        lambda: _cover_save(battle, unit))
 
@@ -52,7 +53,6 @@ def _cover_save(battle, unit) -> int:
 def behind_wall(battle, unit, from_xy) -> bool:
     """Is a wall, hedge or fence between the shooter and the unit, within an inch of it?
     (The bases and the ground alone: kept across versions.)"""
-    from . import ground
     fp = footprint(battle, unit)
     return ground.kept(battle, "behind_wall", (fp, float(from_xy[0]), float(from_xy[1])),
                        lambda: _behind_wall(battle, unit, from_xy))
@@ -72,7 +72,6 @@ def _behind_wall(battle, unit, from_xy) -> bool:
 
 def save_for(battle, unit, shooting: bool, from_xy=None) -> tuple[int, int]:
     """(lowest face that saves, bonus added to the die) for this unit now."""
-    from .state import is_skirmish
     base = SAVE_FORMED if shooting else SAVE_MELEE
     if shooting and (is_skirmish(unit) or arm(unit) == "artillery"):
         base = SAVE_LIGHT_OR_CREW
@@ -90,7 +89,6 @@ def save_for(battle, unit, shooting: bool, from_xy=None) -> tuple[int, int]:
 
 
 def _in_woods(battle, x: float, y: float) -> bool:
-    from . import ground
     return ground.kept(battle, "woods", (x, y), lambda: "woods" in table_terrain(
         battle.battlefield).kinds_at(Point(x, y)))
 

@@ -16,10 +16,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from shapely.geometry import Point
+
 from ...actions import need
 from ...events import MeleeResolved, declare_event
 from ...footprint import distance, heading, inside, slide
 from ...model.forces import mark
+from ...table_terrain import table_terrain
 from ..common import Melee, find_melee as find, melees  # noqa: F401  (melees: for the ruleset)
 from .losses import (eliminate, half_up, hit_leaders_check, moved_leaders, retreat,
                      saving_rolls, settle, take_casualties)
@@ -27,7 +30,7 @@ from .morale import check
 from .state import (arm, attached_leaders, dice_for, footprint, grade, is_heavy_cav,
                     is_light_cav, is_skirmish, melee_figures, move_rate, near_units, special,
                     traits)
-from .tables import GENERAL_NEAR, MELEE_TARGET
+from .tables import DIFFICULT_AREAS, GENERAL_NEAR, MELEE_TARGET
 
 Struck = declare_event("Struck", "{unit} strikes {target}: {hits} hit(s) on {dice} dice{note}",
                        unit=str, target=str, dice=int, hits=int, note=str)
@@ -65,8 +68,6 @@ def striker(battle, unit, enemy, figures: int, charging: bool) -> Striker:
     if unit.disordered and battle.option("melee_disorder") == "halve":
         s.halvings += 1
         s.notes.append("disordered")
-    from ...table_terrain import table_terrain
-    from .tables import DIFFICULT_AREAS
     if is_skirmish(unit) and table_terrain(battle.battlefield).covered(
             footprint(battle, unit).polygon(), DIFFICULT_AREAS + ("town",)) < 0.5:
         s.halvings += 1
@@ -119,7 +120,6 @@ def bonus(battle, units) -> int:
     attached = any(attached_leaders(battle, u) for u in units)
     if attached:
         return best + 2
-    from shapely.geometry import Point
     for u in units:
         fp = footprint(battle, u)
         # a general farther than GENERAL_NEAR beyond the base's circle is not measured

@@ -15,12 +15,14 @@ from ...errors import IllegalAction
 from ...model.forces import evolve, mark
 from ...odds import Dist, Odds, OddsLine
 from ..common import Melee
+from .charges import answers, charge_path, charged_reread, check_charge, reaction_for
 from .fire import casualty_dist, close_shot
-from .losses import half_up, save_for
+from .losses import half_up, moved_leaders, save_for
 from .melee import charged_now, setup, striker
 from .battery_odds import bonus_without as _bonus_without, on_trial, stray_risk
 from .morale import column_table, modifiers
-from .state import arm, firing_figures, dice_for
+from .state import arm, firing_figures, dice_for, is_skirmish
+from .support import _spec, supporters
 from .tables import MELEE_TARGET, MORALE_MAX, MORALE_MIN
 
 ZERO = Dist.point(0)
@@ -151,7 +153,6 @@ def _add(pa: list, pb: list) -> list:
 
 
 def _support(battle, m: Melee, side: str, target, chosen=None) -> Dist:
-    from .support import _spec, supporters
     total = ZERO
     if not battle.option("support_fire"):
         return total
@@ -367,9 +368,6 @@ def charge_odds(battle, action, exact: bool = True, shared: dict | None = None,
     `melees`: each answer's melee kept likewise, for battles that differ only in marks
     no melee reads (the target's `counter_seven`). lines=False: the outcomes alone (the
     commander reads only those; mixing the casualty lines is most of the float odds)."""
-    from .charges import answers, charge_path, charged_reread, check_charge, reaction_for
-    from .losses import moved_leaders
-    from .state import is_skirmish
     check_charge(battle, action)
     unit, target = battle.units[action.unit], battle.units[action.target]
     spot, way, cost, rate = charge_path(battle, unit, target)
