@@ -32,23 +32,29 @@ def plain_cavalry_near(battle, u, enemies) -> bool:
 
 # ---- the nearest enemy ------------------------------------------------------------------------
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6)), min_size=1, max_size=12),
-       st.tuples(st.floats(0, 6), st.floats(0, 6)), st.integers(1, 4))
-def test_nearest_is_the_first_min_by_distance(cells, at, scale):
-    """Points on a coarse lattice (many exactly as far as another: ties) and anywhere:
-    the same unit as `min` by `distance`, the first of the nearest on a tie."""
-    class U:
-        def __init__(self, x, y):
-            self.x, self.y = x, y
-    units = [U(cx / scale, cy / scale) for cx, cy in cells]
-    x, y = (round(at[0]), round(at[1])) if scale == 1 else at
-    assert commander.nearest(units, x, y) is plain_nearest(units, x, y)
+@given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6)), min_size=0, max_size=12,
+                unique=True),
+       st.tuples(st.floats(0, 6), st.floats(0, 6)), st.booleans(),
+       st.sampled_from([3.0, 8.0, 12.0, 16.0, 24.0, 40.0, 60.0]))
+def test_nearest_unit_is_the_first_min_by_distance(cells, at, on_lattice, reach):
+    """Units on a coarse lattice (many exactly as far as another: ties), asked from a
+    lattice point or anywhere, within reaches that take none, some or all: the same unit
+    as `min` by `distance` over near_units (the first of the nearest on a tie)."""
+    units = [piece(f"e{k}", "red", "line_infantry", (8 + 8 * cx, 8 + 8 * cy))
+             for k, (cx, cy) in enumerate(cells)]
+    units.append(piece("u", "blue", "line_infantry", (100, 100)))
+    b = build_table(units, FS, width=110, height=110)
+    x, y = (8 + 8 * round(at[0]), 8 + 8 * round(at[1])) if on_lattice else \
+        (8 + 8 * at[0], 8 + 8 * at[1])
+    near = state.near_units(b, (x, y), reach, "red")
+    want = plain_nearest(near, x, y) if near else None
+    assert state.nearest_unit(b, (x, y), reach, "red") is want
 
 
 # ---- enemy horse near ---------------------------------------------------------------------
 @settings(max_examples=150, deadline=None)
 @given(st.tuples(st.floats(15, 33), st.floats(12, 24)), st.integers(0, 359),
-       st.lists(st.tuples(st.floats(-16, 16), st.floats(-16, 16), st.integers(0, 359),
+       st.lists(st.tuples(st.floats(-20, 20), st.floats(-20, 20), st.integers(0, 359),
                           st.sampled_from(KINDS)), min_size=0, max_size=6))
 def test_cavalry_near_is_the_plain_scan(at, facing, others):
     units = [piece("u", "blue", "line_infantry", at, facing=facing)]
@@ -61,26 +67,33 @@ def test_cavalry_near_is_the_plain_scan(at, facing, others):
     c = commander.Commander(b, "blue")
     u = b.units["u"]
     enemies = state.near_units(b, u.pos, 40, "red")
-    assert c._cavalry_near(u, enemies) == plain_cavalry_near(b, u, enemies)
+    want = plain_cavalry_near(b, u, enemies)
+    assert c._cavalry_near(u, enemies) == want
+    # given only the enemies within _horse_reach, as _move_for gives them
+    assert c._cavalry_near(u, state.near_units(b, u.pos, c._horse_reach(u), "red")) == want
 
 
 def test_first_looks_in_play(monkeypatch):
-    """Every call of 3 Austerlitz turns' moves: the nearest enemy and enemy horse near
-    are the plain answers; the horse is near some units and not others."""
+    """Every call of 3 Austerlitz turns' moves: the nearest enemy within 40 inches and
+    enemy horse near (given the enemies within `_horse_reach`) are the plain answers
+    over every enemy within 40 inches; the horse is near some units and not others."""
     seen = {"nearest": 0, "cav": set()}
-    plain = commander.nearest
+    plain = commander.nearest_unit
 
-    def nearest(units, x, y):
-        got = plain(units, x, y)
-        assert got is plain_nearest(units, x, y)
+    def nearest(battle, xy, reach, side):
+        got = plain(battle, xy, reach, side)
+        near = state.near_units(battle, xy, reach, side)
+        assert reach == 40 and got is (plain_nearest(near, *xy) if near else None)
         seen["nearest"] += 1
         return got
-    monkeypatch.setattr(commander, "nearest", nearest)
+    monkeypatch.setattr(commander, "nearest_unit", nearest)
     cav = commander.Commander._cavalry_near
 
     def cavalry_near(self, u, enemies):
         got = cav(self, u, enemies)
-        assert got == plain_cavalry_near(self.battle, u, enemies)
+        every = state.near_units(self.battle, u.pos, 40, self.battle.enemy_of(self.side))
+        assert got == plain_cavalry_near(self.battle, u, every)
+        assert len(enemies) <= len(every)
         seen["cav"].add(got)
         return got
     monkeypatch.setattr(commander.Commander, "_cavalry_near", cavalry_near)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from math import hypot
 
+from ... import spatial
 from ...errors import IllegalAction
 from ...footprint import angle_between, bearing, distance, heading, surely_apart
 from ...game_actions import (ChangeFormation, Charge, Fire, MoveLeader, MoveUnit,
@@ -29,15 +30,9 @@ from .morale import may_influence, to_check
 from .moves import landing_on
 from .shot_bound import shot_bound
 from .state import (allowance, arm, engaged, footprint, near_bases, near_units,
-                    profile, unit_gap)
+                    nearest_unit, profile, unit_gap)
 from .tables import ARTILLERY_RANGES, GENERAL_MOVE, NEAR_MOD, PROFILES, SMALL_ARMS
 
-
-def nearest(units, x, y):
-    """The first of `units` whose centre is nearest (x, y): `min` by `distance` (math.dist,
-    the same floats as math.hypot of the differences), without a key call per unit."""
-    ds = [hypot(e.x - x, e.y - y) for e in units]
-    return units[ds.index(min(ds))]
 
 class Commander(OrdersCommander):
     ruleset_id = "featherstone"
@@ -135,11 +130,13 @@ class Commander(OrdersCommander):
 
     def _move_for(self, u):
         b = self.battle
-        enemies = near_units(b, u.pos, 40, b.enemy_of(self.side))
-        enemy = nearest(enemies, u.x, u.y) if enemies else None
+        foe = b.enemy_of(self.side)
+        # the enemy nearest within 40 inches (by the units sorted by x, not all 40 inches'
+        # units measured: most units have one within 12 or 24)
+        enemy = nearest_unit(b, u.pos, 40, foe)
         gap = unit_gap(b, enemy, u) if enemy else 1e9
         if arm(u) == "infantry":
-            cav_near = self._cavalry_near(u, enemies)
+            cav_near = self._cavalry_near(u, near_units(b, u.pos, self._horse_reach(u), foe))
             if cav_near and u.formation != "square":
                 action = ChangeFormation(u.id, "square")
                 if self.legal(action):
@@ -183,6 +180,14 @@ class Commander(OrdersCommander):
             if not surely_apart(footprint(b, e), fp, 12) and unit_gap(b, e, u) <= 12:
                 return True
         return False
+
+    def _horse_reach(self, u) -> float:
+        """The reach of the enemies `_cavalry_near` need be given (it was given those
+        within 40 inches): a base farther than 12 inches beyond u's circle and the
+        largest base's half diagonal is surely apart (its circle is), passed over."""
+        fp = footprint(self.battle, u)
+        _, top = spatial.radii_list(self.battle, footprint)
+        return min(40.0, 12 + hypot(fp.frontage, fp.depth) / 2 + top + 1e-3)
 
     def _toward(self, u, way: float, inches: float, keep_facing: bool = False):
         arc = self.battle.option("forward_arc", 45)
