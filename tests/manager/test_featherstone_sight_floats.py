@@ -131,3 +131,58 @@ def test_rows_are_copied_only_over_the_same_ids_and_options():
     scaled, fresh = rows(c), fresh_rows(c)
     assert scaled.fps == fresh.fps and scaled.as_lists() == fresh.as_lists()
     assert scaled.hd != now.hd
+
+
+# ---- ninth session: a line found crossed keeps its base ---------------------------------------
+def test_kept_blockers_answer_half_the_lines_in_play(monkeypatch):
+    """Every pass of 3 Austerlitz turns: the numpy pass's answers (as above), and more
+    than a fifth of the lines answered by the base kept across them (not scanned)."""
+    lines, scanned = [], []
+    real, scan = sight_floats.crossed, sight_floats._first_across
+
+    def both(battle, origin, ends):
+        got = real(battle, origin, ends)
+        assert got == numpy_crossed(battle, origin, ends)
+        lines.extend(got)
+        return got
+
+    def counted(battle, t, origin, ends):
+        scanned.extend(ends)
+        return scan(battle, t, origin, ends)
+    monkeypatch.setattr(fire, "crossed", both)
+    monkeypatch.setattr(sight_floats, "_first_across", counted)
+    for _ in austerlitz_phases(FS, (), 3):
+        pass
+    assert len(lines) > 1000 and len(lines) - len(scanned) > len(lines) / 5, \
+        (len(lines), len(scanned))
+
+
+def test_a_kept_blocker_answers_only_while_its_base_and_the_line_stand():
+    """A gun's line to a target with a friend across it: asked again, the kept friend
+    answers; the friend turned aside, moved off, gone, or the target moved: the line
+    is judged afresh (the numpy pass's answer each time)."""
+    b = build_table([piece("g", "blue", "foot_artillery", (20, 30)),
+                     piece("f", "blue", "line_infantry", (20, 25)),
+                     piece("t", "red", "line_infantry", (20, 10)),
+                     piece("s", "red", "line_infantry", (40, 10))], FS, width=60, height=40)
+
+    def judged(battle):
+        g, t = battle.units["g"], battle.units["t"]
+        got = sight_floats.crossed(battle, g, [t, battle.units["s"]])
+        assert got == numpy_crossed(battle, g, [t, battle.units["s"]])
+        return got[0]
+    kept = b.kept(sight_floats.BLOCKERS, dict)
+    assert judged(b) and ("g", 20, 30, "t", 20, 10) in kept
+    assert judged(b.copy())                          # a trial copy: the same friend
+    c = b.copy()
+    c.update_unit("f", facing=90)                    # end on to the line: still across
+    assert judged(c) and kept[("g", 20, 30, "t", 20, 10)][1] == footprint(c, c.units["f"])
+    d = b.copy()
+    d.update_unit("f", x=30.0)                       # stepped aside: clear
+    assert not judged(d)
+    e = b.copy()
+    e.update_unit("f", eliminated=True)              # gone: clear
+    assert not judged(e)
+    m = b.copy()
+    m.update_unit("t", x=50.0)                       # the target moved: another line
+    assert not judged(m)

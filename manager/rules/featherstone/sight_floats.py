@@ -23,14 +23,45 @@ from ...sightlines import MARGIN
 from .rows import rows
 
 CENTRE_WITHIN = 4.5     # the rules' scan asks the bases whose centre is this near the line
+BLOCKERS = "featherstone.sight_blockers"    # (origin id, x, y, end id, x, y) -> (id, base)
+KEPT_AT_MOST = 50_000   # lines kept before the store starts afresh
 
 
 def crossed(battle, origin, ends) -> list:
     """For each end unit: does a live base (neither `origin`'s nor the end's own) whose
     centre lies within CENTRE_WITHIN of the line from origin's centre to the end's
     surely cross that line? (The numpy pass also asked the centre to lie within the
-    line's length + 8 of origin's: implied, as it is within length + CENTRE_WITHIN.)"""
+    line's length + 8 of origin's: implied, as it is within length + CENTRE_WITHIN.)
+
+    A line found crossed keeps its base (`BLOCKERS`, across versions and trial copies):
+    asked again from the same centre to the same end's, while that unit stands live
+    with the very same base, the pair test would say the same of the same floats, so
+    the line is crossed and no base is scanned for it (half the lines of a battle)."""
     t = rows(battle)
+    kept = battle.kept(BLOCKERS, dict)
+    ax, ay = origin.pos
+    keys = [(origin.id, ax, ay, e.id, e.x, e.y) for e in ends]
+    index, fps = t.index, t.fps
+    out = []
+    for key in keys:
+        hit = kept.get(key)
+        k = index.get(hit[0]) if hit is not None else None
+        out.append(k is not None and (fps[k] is hit[1] or fps[k] == hit[1]))
+    rest = [i for i, h in enumerate(out) if not h]
+    if rest:
+        if len(kept) >= KEPT_AT_MOST:
+            kept.clear()
+        units = t.units
+        for i, k in zip(rest, _first_across(battle, t, origin, [ends[i] for i in rest])):
+            if k >= 0:
+                out[i] = True
+                kept[keys[i]] = (units[k].id, fps[k])
+    return out
+
+
+def _first_across(battle, t, origin, ends) -> list:
+    """For each end: the place (in the rows) of the first base found surely across the
+    line from origin to it (the nearest bases tried first), or -1."""
     g = spatial.unit_grid(battle)              # the rows' order and centres
     fx, fy, hd, hf, diag = t.as_lists()
     m = MARGIN
@@ -58,7 +89,7 @@ def crossed(battle, origin, ends) -> list:
     for e, tx, ty in zip(ends, ex, ey):
         tx, ty = tx - ax, ty - ay
         length = hypot(tx, ty)
-        hit = False
+        hit = -1
         if length > m:                          # (numpy: no line, NaN normals: False)
             nx, ny = -ty / length, tx / length
             own = index.get(e.id, -2)
@@ -66,7 +97,7 @@ def crossed(battle, origin, ends) -> list:
             for _, k, cx, cy, half in near:
                 if abs(cx * nx + cy * ny) < half + m and k != own and \
                         _crosses(cx, cy, tx, ty, nx, ny, l2, fx[k], fy[k], hd[k], hf[k]):
-                    hit = True
+                    hit = k
                     break
         out.append(hit)
     return out
