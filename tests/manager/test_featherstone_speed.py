@@ -263,6 +263,7 @@ def test_supporters_are_the_old_scan_in_play(monkeypatch):
         seen.append((battle.copy(), melee, side, chosen, got))
         return got
     monkeypatch.setattr(sp, "supporters", recording)
+    monkeypatch.setattr(mo, "supporters", recording)     # (the odds import it by name)
     for _ in phases_in_play(turns=3, phases=("melee",)):
         pass
     assert len(seen) > 20
