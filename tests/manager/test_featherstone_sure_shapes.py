@@ -167,5 +167,7 @@ def test_own_bases_are_fresh_ones_in_play():
         b = s.battle
         for u in b.live_units():
             assert footprint(b, u) == state._footprint(b, u, None, None, None, None)
+            # (moves.plan's start in the unit's own formation: its own base)
+            assert footprint(b, u) == footprint(b, u, formation=u.formation)
             n += 1
     assert n > 1000

@@ -19,7 +19,7 @@ from ...errors import IllegalAction
 from ...game_actions import Charge
 from ...events import FormationChanged, UnitMoved, declare_event
 from ...contact import contact_point, least_advance
-from ...footprint import (EPS, Sweep, angle_between, area_above, bearing, distance,
+from ...footprint import (EPS, Sweep, angle_between, area_above, bearing, box, distance,
                           gap_above, heading, inside, overlap, segment, surely_apart, swept,
                           travel)
 from ...model.forces import mark
@@ -432,12 +432,20 @@ def _disorder(battle, uid: str) -> None:
 
 def _generals_in_path(battle, unit, end, dice, events: list) -> None:
     """Unattached enemy generals the charge passes over shelter or are overrun."""
-    hull = swept(footprint(battle, unit), end)
+    start = footprint(battle, unit)
+    x0, y0, x1, y1 = box(start, end)            # the hull of both bases lies in their box
     enemy = battle.enemy_of(unit.side)
-    attached = {l.id for u in battle.live_units(enemy) if distance(u.pos, unit.pos) < 40
-                for l in attached_leaders(battle, u)}
+    hull = attached = None
     for l in battle.live_leaders(enemy):
-        if l.id in attached or not hull.contains(Point(l.x, l.y)):
+        if not (x0 <= l.x <= x1 and y0 <= l.y <= y1):
+            continue                            # outside the box: outside the hull
+        hull = hull or swept(start, end)
+        if not hull.contains(Point(l.x, l.y)):
+            continue
+        if attached is None:                    # the first one over: before any has moved
+            attached = {a.id for u in battle.live_units(enemy) if distance(u.pos, unit.pos) < 40
+                        for a in attached_leaders(battle, u)}
+        if l.id in attached:
             continue
         friends = [u for u in near_units(battle, l.pos, 8, enemy)
                    if footprint(battle, u).polygon().distance(Point(l.x, l.y)) <= SHELTER_REACH

@@ -187,9 +187,9 @@ def retreat(battle, uid: str, away_from, moves: float, face: str, how: str,
     facing = round((way + 180) % 360) if face == "enemy" else round(way)
     t = table_terrain(battle.battlefield)
     bf = battle.battlefield
-    others = [footprint(battle, u) for u in near_units(battle, unit.pos, inches + 12)
-              if u.id != uid]
     fp = footprint(battle, unit, facing=facing)
+    others = _on_the_way(fp, hx, hy, inches, [footprint(battle, u) for u in near_units(
+        battle, unit.pos, inches + 12) if u.id != uid])
 
     def stop(nxt) -> str:
         if not (0 <= nxt.x <= bf.width and 0 <= nxt.y <= bf.height):
@@ -215,6 +215,24 @@ def retreat(battle, uid: str, away_from, moves: float, face: str, how: str,
     events.append(UnitRouted(unit.name, how, done, (round(x, 1), round(y, 1))))
     events.append(UnitRetreated(unit.name, (round(x, 1), round(y, 1))))
     return False
+
+
+def _on_the_way(fp, hx: float, hy: float, inches: float, others: list) -> list:
+    """The bases of `others` (in order) the base fp could overlap anywhere on its slide
+    of `inches` along (hx, hy): overlap's own first look passes over a base whose
+    circle is apart from the slid base's, and every step's centre lies on the segment
+    the slide's centre sweeps (to rounding far inside the 1e-6 inch kept here)."""
+    x, y, half = fp.x, fp.y, math.hypot(fp.frontage, fp.depth) / 2
+    vx, vy = hx * inches, hy * inches
+    l2 = vx * vx + vy * vy
+    out = []
+    for o in others:
+        px, py = o.x - x, o.y - y
+        t = min(max((px * vx + py * vy) / l2, 0.0), 1.0) if l2 > 0 else 0.0
+        reach = half + math.hypot(o.frontage, o.depth) / 2 + 2e-6
+        if math.hypot(px - t * vx, py - t * vy) <= reach:
+            out.append(o)
+    return out
 
 
 def moved_leaders(battle, unit, x: float, y: float) -> None:

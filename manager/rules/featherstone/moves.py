@@ -181,7 +181,9 @@ def plan(battle, unit, to, facing: int, formation: str = "") -> Plan:
     """Check a move and price it; raises IllegalAction with the reason."""
     forward_arc = battle.option("forward_arc", 45)
     form = formation or unit.formation
-    start = footprint(battle, unit, formation=form)     # re-forming is paid separately
+    # (re-forming is paid separately; in its own formation the unit's own base, kept)
+    start = footprint(battle, unit) if form == unit.formation else \
+        footprint(battle, unit, formation=form)
     end = footprint(battle, unit, x=to[0], y=to[1], facing=facing, formation=form)
     d = distance(unit.pos, to)
     extra, refusal, road = terrain_between(battle, unit.pos, to) if d > 1e-9 else (0.0, "", False)
