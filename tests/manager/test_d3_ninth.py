@@ -3,7 +3,10 @@
 - The horse's recoil after a charge (`combat._recoil`) asks only the units whose
   centre lies within both half-diagonals of its way back (overlap's own first look
   says no to the rest): where it stops and how it faces are the scan's of every unit
-  within 20 inches (the code before, kept here), bases placed about that bound."""
+  within 20 inches (the code before, kept here), bases placed about that bound.
+- `moves._through` unrolled: the loop's answers (kept here), at every border.
+- `units.charged_ids`, kept across versions while the side's records stand: the fresh
+  set of charging marks at every ask in play, and kept answers are used."""
 import math
 
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -111,3 +114,47 @@ def test_d3_through_unrolled_is_the_loop(ax, ay, bx, by, facing, size, nudge, pa
     edge = (fp.x + (fp.depth / 2 - DEEP) * heading(float(facing))[0] + nudge,
             fp.y + (fp.depth / 2 - DEEP) * heading(float(facing))[1])
     assert _through(a, edge, fp) == _old_through(a, edge, fp)
+
+
+def test_d3_charged_ids_kept_are_the_fresh_set_in_play(monkeypatch):
+    """Four Austerlitz turns (charges made, melees resolved, units destroyed): at every
+    ask the kept set of ids charged is the fresh one of the side's charging marks, and
+    most asks are answered from the kept set of an earlier version."""
+    import sys
+    from pathlib import Path
+
+    from manager import spatial
+    from manager.autopilot import Autopilot
+    from manager.model.forces import mark
+    from manager.rules.d3 import units
+    from manager.session import Session
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    from bench_common import AUSTERLITZ, scenario
+    real = units.charged_ids
+    seen = {"asks": 0, "built": 0, "charging": 0}
+    kept_while = spatial.kept_while
+
+    def counted(battle, name, key, pieces, compute):
+        if name == "d3.charged_ids":
+            def build():
+                seen["built"] += 1
+                return compute()
+            return kept_while(battle, name, key, pieces, build)
+        return kept_while(battle, name, key, pieces, compute)
+
+    def checked(battle, side):
+        got = real(battle, side)
+        fresh = frozenset(mark(u, "charging") for u in battle.live_units(side))
+        assert got == fresh
+        seen["asks"] += 1
+        seen["charging"] += len(fresh - {None}) > 0
+        return got
+
+    monkeypatch.setattr(units, "charged_ids", checked)
+    monkeypatch.setattr(spatial, "kept_while", counted)
+    s = Session(scenario(AUSTERLITZ, "d3", seed=1, turns=4))
+    ap = Autopilot(s)
+    ap.step()
+    while not s.battle.state.over and s.battle.state.turn <= 4:
+        ap.play_turn()
+    assert seen["charging"] > 10 and seen["asks"] > 3 * seen["built"], seen

@@ -139,7 +139,7 @@ def in_range_candidates(battle, unit, enemies_reach: float, side: str) -> list:
     lim = r + half + 2e-6
     sure = (du <= enemies_reach - SLACK) & (df <= lim - SLACK)
     keep = (du <= enemies_reach + SLACK) & (df <= lim + SLACK)
-    units, out = g.units, []
+    units, out, sure = g.units, [], sure.tolist()
     for k in keep.nonzero()[0].tolist():
         e = units[k]
         if not sure[k]:                          # at a border: the plain test's floats

@@ -65,7 +65,19 @@ def inactive(battle, unit) -> bool:
 
 def engaged(battle, unit) -> bool:
     return bool(mark(unit, "charging")) or \
-        unit.id in spatial.charged_ids(battle, battle.enemy_of(unit.side), mark)
+        unit.id in charged_ids(battle, battle.enemy_of(unit.side))
+
+
+def charged_ids(battle, side: str) -> frozenset:
+    """spatial.charged_ids(battle, side, mark): the ids `side`'s units are charging (their
+    'charging' marks), kept from version to version while the side's live records are
+    the very same objects in the same order (their marks are all it reads): a unit is
+    asked whether the enemy charges it, and the enemy does not change while it moves."""
+    def build():
+        units = tuple(battle.live_units(side))
+        return spatial.kept_while(battle, "d3.charged_ids", side, units, lambda: frozenset(
+            mark(u, "charging") for u in units))
+    return battle.cached(("d3.charged_ids", side), build)
 
 
 # ---- the activation test -----------------------------------------------------------------
