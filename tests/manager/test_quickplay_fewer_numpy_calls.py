@@ -11,6 +11,10 @@ every call of three Austerlitz turns.
 the median ask) in plain floats, math's atan2 and degrees: the same list as the old
 numpy pass (kept here), on random tables at every reach, arc and range, and at every
 call of three Austerlitz turns.
+
+`moves._near_line` (the bases a unit's move spots could land on) asks the unit grid's band
+about the line, then holds each unit found to the old pass's test in floats: the same
+(row, x, y, radius) as that pass over the whole table (kept here).
 """
 import sys
 from pathlib import Path
@@ -187,3 +191,54 @@ def test_the_largest_live_half_diagonal_is_the_max_of_the_live_rows(rows):
     t = SimpleNamespace(r=np.array([r for r, _ in rows]), alive=np.array([a for _, a in rows]))
     live = t.r[t.alive]
     assert B._largest(t) == (float(live.max()) if len(live) else 0.0)
+
+
+def old_near_line(battle, unit, far):
+    """`moves._near_line` as it was: one numpy pass over the whole base table."""
+    import math
+    from manager.rules.quickplay.units import footprint
+    t = B.bases(battle)
+    fp = footprint(battle, unit)
+    half = math.hypot(fp.frontage, fp.depth) / 2 + 1e-6 + 1e-5
+    _, _, qx, qy = B.from_segment(t, unit.pos, far)
+    lim = t.r + (half + 0.01 + 1e-3)
+    rows = (t.alive & (qx * qx + qy * qy <= lim * lim)).nonzero()[0]
+    return t, half, list(zip(rows.tolist(), t.x[rows].tolist(), t.y[rows].tolist(),
+                             t.r[rows].tolist()))
+
+
+def same_near_line(b, u, far, near_line=None):
+    from manager.rules.quickplay.moves import _near_line
+    t, half, near = (near_line or _near_line)(b, u, far)
+    t0, half0, near0 = old_near_line(b, u, far)
+    assert t is t0 and half == half0 and sorted(near) == near0
+    return len(near0)
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.data(), st.integers(2, 18))
+def test_the_bases_near_a_move_line_are_the_old_pass_on_random_tables(data, n):
+    """The line from each unit's centre to a spot up to 14 inches off (or on the centre:
+    a line of no length), the unit grid's band then the test in floats against the old
+    numpy pass over the table (kept here)."""
+    b = crowd(data, n)
+    for u in b.live_units():
+        dx = data.draw(st.sampled_from([0.0, 0.3, -2.0, 7.0, 14.0]))
+        dy = data.draw(st.sampled_from([0.0, -0.3, 3.5, -14.0]))
+        same_near_line(b, u, (u.x + dx, u.y + dy))
+
+
+def test_the_bases_near_a_move_line_are_the_old_pass_in_play(monkeypatch):
+    from manager.rules.quickplay import moves as M
+    s, ap = austerlitz(3)
+    found = []
+    new = M._near_line
+
+    def both(battle, unit, far):
+        found.append(same_near_line(battle, unit, far, new))
+        return new(battle, unit, far)
+
+    monkeypatch.setattr(M, "_near_line", both)
+    while not s.battle.state.over and s.battle.state.turn <= 3:
+        ap.play_turn()
+    assert len(found) > 100 and sum(found) > 300

@@ -25,7 +25,7 @@ from ..common import own_unit
 from .tables import (ARM_FORMATIONS, BROKEN, COLUMN_BONUS_DICE, COMMAND_TEST, COMMANDER_JOIN,
                      DIFFICULT, DOUBLED, FIRE_ARC, IMPASSABLE, LIMBERED_BONUS, MOVE_DICE,
                      ROAD_BONUS_DICE, STREAM_COST)
-from .bases import bases, from_segment, max_half_diagonal
+from .bases import bases, max_half_diagonal
 from .clear_ground import box_of, clear, move_cost
 from .units import (acted, arm, engaged, footprint, in_command, irregular, is_skirmish,
                     pinned, prof, quality)
@@ -306,15 +306,32 @@ def landing(battle, unit, far):
 
 def _near_line(battle, unit, far) -> tuple:
     """(the base table, the radius of the unit's circle, [(row, x, y, r)] of the live
-    bases whose circle could meet it somewhere on the line from its centre to `far`)."""
+    bases whose circle could meet it somewhere on the line from its centre to `far`).
+
+    The unit grid's band about the line (`along`, plain floats) gives every live unit
+    within the largest circle's reach of the line; each is then held to the test of
+    the table's numpy pass, by the same element-wise arithmetic (`bases.from_segment`'s
+    clip, the offset's square against the radii's), a handful of units in floats."""
     t = bases(battle)
     fp = footprint(battle, unit)
     half = math.hypot(fp.frontage, fp.depth) / 2 + 1e-6 + 1e-5     # overlap's circles
-    _, _, qx, qy = from_segment(t, unit.pos, far)
-    lim = t.r + (half + 0.01 + 1e-3)      # a spot lies within 0.01 of the line
-    rows = (t.alive & (qx * qx + qy * qy <= lim * lim)).nonzero()[0]
-    return t, half, list(zip(rows.tolist(), t.x[rows].tolist(), t.y[rows].tolist(),
-                       t.r[rows].tolist()))
+    slack = half + 0.01 + 1e-3            # a spot lies within 0.01 of the line
+    (ax, ay), (bx, by) = unit.pos, far
+    dx, dy = bx - ax, by - ay
+    l2 = dx * dx + dy * dy
+    index, radii, near = t.index, t.r, []
+    for o in spatial.unit_grid(battle).along(unit.pos, far, max_half_diagonal(battle) + slack):
+        k = index[o.id]
+        px, py = o.x - ax, o.y - ay
+        if l2 > 0:
+            s = (px * dx + py * dy) / l2
+            s = 0.0 if s < 0.0 else 1.0 if s > 1.0 else s              # (clip)
+            px, py = px - s * dx, py - s * dy
+        r = float(radii[k])
+        lim = r + slack
+        if px * px + py * py <= lim * lim:
+            near.append((k, o.x, o.y, r))
+    return t, half, near
 
 
 def resolve_move_unit(battle, action, dice) -> list:
