@@ -182,16 +182,17 @@ def surely_no_candidates(battle, unit, side: str) -> bool:
 
 def _halves(battle, side) -> np.ndarray:
     """Half the diagonal of every base of `side`, in its index's order, once a version,
-    and kept from version to version while the index holds the very same records in
-    the same order under the same scenario info (a base reads only its record and the
-    options): the enemy's side does not change while the shooter's side moves."""
+    and kept from version to version while the index holds units of the very same kinds
+    in the same order under the same scenario info (a base's size reads only its kind
+    and the options): hits and moves do not change it."""
     def build():
         units = tuple(spatial.unit_grid(battle, side).units)    # (the grid's list is patched)
 
         def halves():
             half = spatial.half_diagonals(battle, footprint)
             return np.fromiter((half[u.id] for u in units), float, len(units))
-        return spatial.kept_while(battle, "d3.halves", side, (battle.info,) + units, halves)
+        return spatial.kept_while(battle, "d3.halves", side,
+                                  (battle.info,) + tuple(u.kind for u in units), halves)
     return battle.cached(("d3.halves", side), build)
 
 

@@ -386,19 +386,21 @@ def _base_arrays(battle) -> tuple:
 
 
 class _BaseRows:
-    """The columns of _base_arrays; the facing vectors are worked out again over the
-    whole column after a patch (the very vector call of a fresh build: the same floats)."""
+    """The columns of _base_arrays, and the rows they were filled from (`rows`); the
+    facing vectors are worked out again over the whole column after a patch that turned
+    a base (the very vector call of a fresh build: the same floats). A change that
+    leaves a base where it was (hits, marks: half the changes a turn) patches nothing."""
 
-    __slots__ = ("index", "keys", "ox", "oy", "facing", "hd", "hf", "fx", "fy")
+    __slots__ = ("index", "keys", "ox", "oy", "facing", "hd", "hf", "fx", "fy", "rows")
 
     def __init__(self, battle):
         self.fill(battle)
 
     def fill(self, battle) -> None:
         units = battle.live_units()
-        out = [_row(battle, u) for u in units]
+        self.rows = [_row(battle, u) for u in units]
         self.ox, self.oy, self.facing, self.hd, self.hf = \
-            np.array(out, dtype=float).reshape(-1, 5).T.copy()
+            np.array(self.rows, dtype=float).reshape(-1, 5).T.copy()
         self.index = {u.id: k for k, u in enumerate(units)}
         self.keys = np.arange(len(units))
         self._turn()
@@ -408,7 +410,7 @@ class _BaseRows:
         self.fx, self.fy = np.sin(r), -np.cos(r)
 
     def follow(self, battle, changes) -> None:
-        patched = False
+        turned = False
         for change in changes:
             if change[0] != "unit":
                 continue
@@ -418,9 +420,13 @@ class _BaseRows:
                 continue
             if k is None or not live:           # a newcomer, or one gone: rebuild
                 return self.fill(battle)
-            (self.ox[k], self.oy[k], self.facing[k], self.hd[k], self.hf[k]) = _row(battle, u)
-            patched = True
-        if patched:
+            row = _row(battle, u)
+            if row == self.rows[k]:
+                continue
+            turned = turned or row[2] != self.rows[k][2]
+            self.rows[k] = row
+            (self.ox[k], self.oy[k], self.facing[k], self.hd[k], self.hf[k]) = row
+        if turned:
             self._turn()
 
     def arrays(self) -> tuple:
