@@ -116,10 +116,12 @@ def _threatened(battle, side: str) -> dict:
     looks = _looks(battle, side)
     if looks is None:
         return {}
-    units, chargers, can, d = looks
-    can = can & (d <= 24 + SLACK)
-    return {units[i].id: tuple(chargers[j] for j in np.flatnonzero(can[i]).tolist())
-            for i in np.flatnonzero(can.any(axis=1)).tolist()}
+    units, chargers, rows, cols, d = looks
+    near: dict = {}                         # (the pairs come unit by unit, in order)
+    for i, j, dij in zip(rows, cols, d):
+        if dij <= 24 + SLACK:
+            near.setdefault(i, []).append(chargers[j])
+    return {units[i].id: tuple(es) for i, es in near.items()}
 
 
 def charge_looks(battle, side: str) -> dict:
@@ -136,20 +138,25 @@ def _charge_looks(battle, side: str) -> dict:
     looks = _looks(battle, battle.enemy_of(side))
     if looks is None:
         return {}
-    units, chargers, can, _ = looks
-    return {chargers[j].id: tuple(units[i] for i in np.flatnonzero(can[:, j]).tolist())
-            for j in np.flatnonzero(can.any(axis=0)).tolist()}
+    units, chargers, rows, cols, _ = looks
+    targets: dict = {}
+    for i, j in zip(rows, cols):
+        targets.setdefault(j, []).append(units[i])
+    return {chargers[j].id: tuple(targets[j]) for j in sorted(targets)}
 
 
 def _looks(battle, side: str):
-    """(side's live units, the enemy foot and horse that have not moved, the table
-    of first looks units x chargers, the centres' distances); None if either is empty.
+    """(side's live units, the enemy foot and horse that have not moved, and for each
+    (unit, charger) pair that passes the first looks, in order unit by unit: the unit's
+    place, the charger's place, the centres' distance); None if either is empty.
     A charger passes for a unit when its centre is no farther than its move + 8
     inches from the unit's (unit_far; the commander's near_units), its base's circle
     within its charge rate of the unit's circle (surely_too_far: the turned base has
     the same circle) and the unit's centre in its forward arc (the charge path's first
     test); each with SLACK to spare (numpy's distances and angles differ from math's
-    by far less)."""
+    by far less). Most pairs stand far apart: the centres' distance is measured, and
+    the arc, only for the pairs whose squared distance could pass (a micro-inch to
+    spare), the same element-wise arithmetic as over the whole table."""
     chargers = [e for e in battle.live_units(battle.enemy_of(side))
                 if arm(e) in ("infantry", "cavalry") and not e.moved]
     units = battle.live_units(side)
@@ -161,12 +168,17 @@ def _looks(battle, side: str):
     # surely_too_far: apart when the centres' distance less both half diagonals is more
     # than the rate + 1e-6 + EPS + 1e-6, and surely_apart's own 1e-6
     reach = reach + (3e-6 + EPS + SLACK)
-    ux, uy, hd = (c[:, None] for c in np.array(_look_rows(battle, units))[:, (0, 1, 7)].T)
-    d = np.hypot(ux - ex, uy - ey)
-    off = np.abs((np.degrees(np.arctan2(ux - fx, -(uy - fy))) % 360 - facing) % 360)
+    ux, uy, hd = np.array(_look_rows(battle, units))[:, (0, 1, 7)].T
+    dx, dy = ux[:, None] - ex, uy[:, None] - ey
+    i, j = np.nonzero(dx * dx + dy * dy <= (far + 1e-6) ** 2)
+    d = np.hypot(dx[i, j], dy[i, j])
+    keep = (d <= far[j]) & (d - hd[i] <= reach[j])
+    i, j, d = i[keep], j[keep], d[keep]
+    off = np.abs((np.degrees(np.arctan2(ux[i] - fx[j], -(uy[i] - fy[j]))) % 360 - facing[j])
+                 % 360)
     off = np.minimum(off, 360 - off)
-    can = (d <= far) & (d - hd <= reach) & (off <= arc + 1e-6 + SLACK)
-    return units, chargers, can, d
+    keep = off <= arc + 1e-6 + SLACK
+    return units, chargers, i[keep].tolist(), j[keep].tolist(), d[keep].tolist()
 
 
 def _look_rows(battle, units) -> list:
