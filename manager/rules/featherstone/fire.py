@@ -20,7 +20,8 @@ from functools import lru_cache
 from ... import spatial
 from ...actions import need
 from ...events import UnitFired, declare_event
-from ...footprint import aspect, bearing, angle_between, distance, segment, surely_apart
+from ...footprint import (aspect, bearing, angle_between, distance, heading, segment,
+                          surely_apart)
 from ...model.forces import mark
 from ...odds import Dist, Odds, OddsLine
 from ...table_terrain import table_terrain
@@ -210,10 +211,32 @@ def maybe_in_arc(battle, unit, targets) -> list:
     if unit.formation == "square" or not targets:
         return list(targets)
     fp = footprint(battle, unit)
-    front, facing, limit = fp.front_centre(), unit.facing, FIRE_ARC + 1e-6
+    front, facing = fp.front_centre(), unit.facing
     return [t for t in targets
-            if angle_between(bearing(front, t.pos), facing) <= limit or mark(t, "charging")
+            if _in_arc(front, facing, t.pos) or mark(t, "charging")
             or not surely_apart(fp, footprint(battle, t), 1e-6)]
+
+
+# the arc of fire's border as the cosine of the angle off the facing, a hair either side:
+# 1e-9 is far above the rounding of a dot product over a length, far below the 1e-6
+# degree the bearing test keeps (a cosine moves by ~1.2e-8 a 1e-6 degree there)
+_COS_IN = math.cos(math.radians(FIRE_ARC + 1e-6)) + 1e-9
+_COS_OUT = math.cos(math.radians(FIRE_ARC + 1e-6)) - 1e-9
+
+
+def _in_arc(front, facing: float, xy) -> bool:
+    """`angle_between(bearing(front, xy), facing) <= FIRE_ARC + 1e-6` (_shot_spec's arc
+    test): the cosine of the angle off the facing against the border's when it is
+    clear of it (most targets, ~17,000 asks in 8 turns), the bearings on a knife edge."""
+    hx, hy = heading(facing)
+    dx, dy = xy[0] - front[0], xy[1] - front[1]
+    r = math.hypot(dx, dy)
+    c = dx * hx + dy * hy
+    if c > r * _COS_IN:
+        return True
+    if c < r * _COS_OUT:
+        return False
+    return angle_between(bearing(front, xy), facing) <= FIRE_ARC + 1e-6
 
 
 def note_step_strength(battle, unit) -> None:
