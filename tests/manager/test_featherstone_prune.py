@@ -830,7 +830,10 @@ def test_looks_from_kept_rows_are_the_plain_ones_in_play():
             asked += 1
             assert [u.id for u in got[0]] == [u.id for u in want[0]]
             assert [e.id for e in got[1]] == [e.id for e in want[1]]
-            assert np.array_equal(got[2], want[2]) and np.array_equal(got[3], want[3])
+            # (the looks come as the pairs the table keeps, row by row, with distances)
+            rows, cols = np.nonzero(want[2])
+            assert got[2] == rows.tolist() and got[3] == cols.tolist()
+            assert got[4] == want[3][rows, cols].tolist()
             for e, row in zip(got[1], choices._look_rows(s.battle, got[1])):
                 assert row == plain_row(s.battle, e)
     assert asked > 10
