@@ -242,3 +242,17 @@ def test_the_bases_near_a_move_line_are_the_old_pass_in_play(monkeypatch):
     while not s.battle.state.over and s.battle.state.turn <= 3:
         ap.play_turn()
     assert len(found) > 100 and sum(found) > 300
+
+
+box = st.tuples(st.floats(-5, 5), st.floats(-5, 5), st.floats(-5, 5), st.floats(-5, 5))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(box, max_size=4), max_size=3), box, st.floats(-2e-3, 2e-3))
+def test_boxes_met_in_line_are_meets(groups, q, hair):
+    """`clear_ground._meets_any` (the test in line) is any(`_meets`) over the groups, boxes
+    touching within the PAD and a hair beyond it too."""
+    from manager.rules.quickplay.clear_ground import _meets, _meets_any
+    touching = [[(q[2] + hair, q[3] + hair, q[2] + 1, q[3] + 1)]]
+    for gs in (groups, groups + touching):
+        assert _meets_any(gs, q) == any(_meets(p, q) for g in gs for p in g)

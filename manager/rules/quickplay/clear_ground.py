@@ -57,10 +57,21 @@ def clear(battlefield, box, areas=(), lines=(), road: bool = False) -> bool:
     """Does `box` meet no box of an area of the `areas` kinds, of a line of the `lines`
     kinds, nor (with `road`) of the ground counted as on a road?"""
     f = feature_boxes(battlefield)
-    if road and any(_meets(b, box) for b in f.roads):
+    if road and _meets_any((f.roads,), box):
         return False
-    return not any(_meets(b, box) for k in areas for b in f.areas.get(k, ())) and \
-        not any(_meets(b, box) for k in lines for b in f.lines.get(k, ()))
+    return not _meets_any([f.areas.get(k, ()) for k in areas], box) and \
+        not _meets_any([f.lines.get(k, ()) for k in lines], box)
+
+
+def _meets_any(groups, q) -> bool:
+    """Does box q meet (`_meets`) any box of these groups? `_meets`' test in line, with
+    q's padded sides worked out once (~23,000 boxes asked in 8 Austerlitz turns)."""
+    q0, q1, q2, q3 = q[0], q[1], q[2] + PAD, q[3] + PAD
+    for found in groups:
+        for p in found:
+            if p[0] <= q2 and q0 <= p[2] + PAD and p[1] <= q3 and q1 <= p[3] + PAD:
+                return True
+    return False
 
 
 def box_of(points) -> tuple:
