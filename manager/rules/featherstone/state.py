@@ -134,11 +134,17 @@ def crew(unit) -> int:
 
 # ---- on the table ----------------------------------------------------------------------
 BASES = "featherstone.footprints"        # spatial.own_base's memo of the units' own bases
+_NONE: dict = {}
 
 
 def footprint(battle, unit, x=None, y=None, facing=None, formation=None) -> Footprint:
     """The base: stands wide by stands deep for the formation, at the stand sizes scaled."""
     if x is None and y is None and facing is None and formation is None:
+        # spatial.own_base's hit read here: a frame and six arguments less on ~68,000
+        # asks in 8 turns (1.4% of turns 2+3's instructions today)
+        hit = battle._kept.get(BASES, _NONE).get(unit.id)
+        if hit is not None and hit[0] is unit and hit[1] is battle.info:
+            return hit[2]
         return spatial.own_base(battle, BASES, unit,
                                 _footprint, battle, unit, None, None, None, None)
     return _footprint(battle, unit, x, y, facing, formation)
