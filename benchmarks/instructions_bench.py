@@ -71,8 +71,11 @@ def counted(program: list[str], timeout: float = 3600) -> tuple[list[int], str]:
 def child_env() -> dict:
     """The child's environment with string hashing fixed: with a random hash seed each
     run lays out its dicts and sets differently, which moves a count by a few million
-    instructions between identical runs (the battle's results never depend on it)."""
-    return {**os.environ, "PYTHONHASHSEED": "0"}
+    instructions between identical runs (the battle's results never depend on it).
+    OpenBLAS's own threads are not started: numpy's import starts one a core, and under
+    callgrind their waiting loops were counted into the first turns, by chance (the same
+    Morschauser turn counted 153-180 M; 143.0 M every time without them)."""
+    return {**os.environ, "PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1"}
 
 
 # ---- the child: plays the turns between the markers ----------------------------------

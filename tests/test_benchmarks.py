@@ -129,6 +129,7 @@ def test_instruction_counts_run_the_child_with_string_hashing_fixed():
     import instructions_bench as ib
     env = ib.child_env()
     assert env["PYTHONHASHSEED"] == "0" and env["PATH"]
+    assert env["OPENBLAS_NUM_THREADS"] == "1"          # no threads counted by chance
     p = subprocess.run([sys.executable, "-c", "print(hash('berthier'))"], env=env,
                        capture_output=True, text=True)
     q = subprocess.run([sys.executable, "-c", "print(hash('berthier'))"], env=env,
