@@ -116,6 +116,26 @@ class UnitGrid:
             return [units[k] for k in near]
         return [u for u in (units[k] for k in near) if distance(u.pos, xy) <= reach]
 
+    def nearest(self, xy, reach: float):
+        """The first unit (in order) of those whose centre is nearest xy, if within
+        `reach` (min over `within`, by distance), or None. The centres sorted by x are
+        walked outward from xy's x, each way only while the x offset alone could still
+        beat the nearest found: a distance is never below it (1e-9 spare)."""
+        x, y = xy
+        lo, hi = self.span(x - reach - BAND, x + reach + BAND)
+        sx, sk, lx, ly = self.sx, self.sk, self.lx, self.ly
+        mid = bisect_left(sx, x, lo, hi)
+        cut, best, hypot = reach, None, math.hypot      # (cut: the nearest distance found)
+        for way in (range(mid, hi), range(mid - 1, lo - 1, -1)):
+            for j in way:
+                if abs(sx[j] - x) > cut + 1e-9:
+                    break
+                k = sk[j]
+                d = hypot(lx[k] - x, ly[k] - y)         # (math.dist's float: within's test)
+                if d <= cut and (best is None or d < cut or k < best):
+                    cut, best = d, k
+        return None if best is None else self.units[best]
+
     def _within(self, xy, reach: float) -> list:
         """`within` by one numpy pass over every unit."""
         x, y = xy
@@ -198,6 +218,12 @@ def unit_grid(battle, side: str | None = None) -> UnitGrid:
 def near_units(battle, xy, reach: float, side: str | None = None) -> list:
     """Live units whose centre is within `reach` inches of xy, in `live_units` order."""
     return unit_grid(battle, side).within(xy, reach)
+
+
+def nearest_unit(battle, xy, reach: float, side: str | None = None):
+    """The first live unit (live_units order) of those whose centre is nearest xy, if
+    within `reach` inches, or None (min over near_units by distance)."""
+    return unit_grid(battle, side).nearest(xy, reach)
 
 
 def memo(battle, name: str, key, pieces: tuple, compute):

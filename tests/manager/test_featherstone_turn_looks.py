@@ -11,6 +11,7 @@ from builders import build_table, piece, rect
 from play_checks import SameDice, austerlitz_phases
 from manager.errors import ScenarioError
 from manager.footprint import distance, surely_apart
+from manager import spatial
 from manager.rules.featherstone import commander, fire, losses, state
 from manager.rules.featherstone.state import arm, footprint, unit_gap
 
@@ -48,7 +49,7 @@ def test_nearest_unit_is_the_first_min_by_distance(cells, at, on_lattice, reach)
         (8 + 8 * at[0], 8 + 8 * at[1])
     near = state.near_units(b, (x, y), reach, "red")
     want = plain_nearest(near, x, y) if near else None
-    assert state.nearest_unit(b, (x, y), reach, "red") is want
+    assert spatial.nearest_unit(b, (x, y), reach, "red") is want
 
 
 # ---- enemy horse near ---------------------------------------------------------------------

@@ -6,8 +6,6 @@ generals ride behind their commands, and away when the enemy comes within 6 inch
 """
 from __future__ import annotations
 
-import math
-
 from ... import spatial
 from ...errors import IllegalAction
 from ...footprint import angle_between, bearing, distance, heading
@@ -137,39 +135,9 @@ class Commander(CavalryMixin, OrdersCommander):
         return None
 
     def _nearest(self, u, reach: float = 60):
-        """min(near(u.pos, reach, enemies), key=distance to u), the first of the nearest
-        in live_units order (None when no enemy centre lies within `reach`; the nearest
-        is within the reach iff some is). The index's centres sorted by x are walked
-        outward from the unit's x, the nearer side first, until both sides lie farther
-        in x than the least distance found (+ 1e-9): math.hypot is never below either
-        difference, so every enemy at the least distance has been measured, and the
-        first of them in the index's order is kept."""
-        g = spatial.unit_grid(self.battle, self.battle.enemy_of(self.side))
-        n = len(g.units)
-        if not n:
-            return None
-        x, y = u.pos
-        right = left = g.span(x, x)[0]             # (sorts the centres on first use)
-        sx, sk, lx, ly = g.sx, g.sk, g.lx, g.ly
-        best, first = math.inf, n
-        while left > 0 or right < n:
-            ahead = sx[right] - x if right < n else math.inf
-            behind = x - sx[left - 1] if left > 0 else math.inf
-            if ahead <= behind:
-                if ahead > best + 1e-9:
-                    break
-                k = sk[right]
-                right += 1
-            else:
-                if behind > best + 1e-9:
-                    break
-                left -= 1
-                k = sk[left]
-            d = math.dist((lx[k], ly[k]), (x, y))
-            if d < best or (d == best and k < first):
-                best, first = d, k
-        enemy = g.units[first]
-        return enemy if distance(enemy.pos, u.pos) <= reach else None
+        """The first of the nearest enemies in live_units order, if within `reach`
+        (min(near(u.pos, reach, enemies), key=distance to u)), else None."""
+        return spatial.nearest_unit(self.battle, u.pos, reach, self.battle.enemy_of(self.side))
 
     @staticmethod
     def _faces(u, enemy) -> bool:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from math import hypot
 
 from ... import spatial
+from ...spatial import nearest_unit
 from ...errors import IllegalAction
 from ...footprint import angle_between, bearing, distance, heading, surely_apart
 from ...game_actions import (ChangeFormation, Charge, Fire, MoveLeader, MoveUnit,
@@ -29,8 +30,8 @@ from .choices import (charge_looks, charge_value, commit_for_defence, counter_ch
 from .morale import may_influence, to_check
 from .moves import landing_on
 from .shot_bound import shot_bound
-from .state import (allowance, arm, engaged, footprint, near_bases, near_units,
-                    nearest_unit, profile, unit_gap)
+from .state import (allowance, arm, engaged, footprint, near_bases, near_units, profile,
+                    unit_gap)
 from .tables import ARTILLERY_RANGES, GENERAL_MOVE, NEAR_MOD, PROFILES, SMALL_ARMS
 
 

@@ -12,7 +12,6 @@ began: shooting is simultaneous),
 from __future__ import annotations
 
 import math
-from bisect import bisect_left
 
 import numpy as np
 
@@ -227,28 +226,6 @@ def near_units(battle, xy, reach: float, side: str | None = None) -> list:
     """Live units whose centre is within `reach` inches (a cheap first filter), in
     `live_units` order, from the battle's spatial index."""
     return spatial.near_units(battle, xy, reach, side)
-
-
-def nearest_unit(battle, xy, reach: float, side: str):
-    """The first live unit of `side` (live_units order) whose centre is nearest xy among
-    those within `reach` (the commander's `nearest(near_units(battle, xy, reach, side))`),
-    or None: the units sorted by x walked outward from xy's, each way only while the x
-    offset alone could still beat the nearest found (a distance is never below it)."""
-    g = spatial.unit_grid(battle, side)
-    x, y = xy
-    lo, hi = g.span(x - reach - spatial.BAND, x + reach + spatial.BAND)
-    sx, sk, lx, ly = g.sx, g.sk, g.lx, g.ly
-    mid = bisect_left(sx, x, lo, hi)
-    cut, best, hypot = reach, None, math.hypot      # (cut: the nearest distance found)
-    for way in (range(mid, hi), range(mid - 1, lo - 1, -1)):
-        for j in way:
-            if abs(sx[j] - x) > cut + 1e-9:
-                break
-            k = sk[j]
-            d = hypot(lx[k] - x, ly[k] - y)     # (math.dist's float: near_units' test)
-            if d <= cut and (best is None or d < cut or k < best):
-                cut, best = d, k
-    return None if best is None else g.units[best]
 
 
 def near_bases(battle, unit, side: str, reach: float, inches: float) -> list:
