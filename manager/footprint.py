@@ -323,7 +323,6 @@ def closer_than(a: Footprint, b: Footprint, inches: float) -> bool:
     return gap(a, b) < inches
 
 
-
 def gap_above(a: Footprint, b: Footprint, inches: float):
     """Is `gap(a, b)` above `inches` (>= 0)? True/False when plain arithmetic is certain
     (convex.gap_above on the bases' frames), None when shapely must measure."""

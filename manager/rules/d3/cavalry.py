@@ -31,7 +31,7 @@ from .combat import Strike, charge_odds, strike_hits
 from .moves import check_charge_path, surely_blocked, surely_no_charge_path
 from .ring import ring_spots
 from .tables import FIRE_ARC, MOVE, RANGE
-from .units import HALF_DIAGONAL, footprint, inactive, near, on_hilltop, taken, utype
+from .units import footprint, largest_half, inactive, near, on_hilltop, taken, utype
 
 KILL_WEIGHT = 6.0       # a destroyed unit is worth this many hits besides the hits
 WORTH = 1.8             # charge when the blow's value reaches this (D3+1 frontal: 3.0)
@@ -158,8 +158,7 @@ class CavalryMixin:
         fp = footprint(b, u, x=spot[0], y=spot[1], facing=facing)
         # a friend whose centre lies farther than both half-diagonals + 1.5 (+ 1e-5) is
         # surely apart (closer_than's own first look says no): only nearer ones asked
-        k = abs(float(b.option("frontage_scale", 1.0) or 1.0))
-        reach = min(math.hypot(fp.frontage, fp.depth) / 2 + HALF_DIAGONAL * k * (1 + 1e-9)
+        reach = min(math.hypot(fp.frontage, fp.depth) / 2 + largest_half(b) * (1 + 1e-9)
                     + 1.5 + 1e-5, 8)
         close = near(b, spot, reach, self.side) if friends is None else \
             friends.within(spot, reach)

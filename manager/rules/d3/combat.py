@@ -27,9 +27,9 @@ from ...ground_memo import on_ground
 from ..common import Melee, charges_by_target, find_melee
 from .moves import own_unit
 from .tables import CHARGE_BONUS, FIRE_ARC, MOVE, RANGE, SHOT_MINUS
-from .units import (HALF_DIAGONAL, activate, activation_chance, engaged, footprint, in_cover,
+from .units import (activate, activation_chance, engaged, footprint, in_cover,
                     in_town,
-                    inactive, kept_for, on_hilltop, reroller, sight_refusal, utype)
+                    inactive, kept_for, largest_half, on_hilltop, reroller, sight_refusal, utype)
 
 
 @dataclass(frozen=True)
@@ -164,8 +164,7 @@ def candidate_bound(battle, unit) -> float:
     in_range_candidates keeps only enemies within the range + their base's half-diagonal
     (+ 2e-6) of it, and no base's half-diagonal exceeds the table's largest
     (`HALF_DIAGONAL`, scaled); 1e-5 to spare."""
-    k = abs(float(battle.option("frontage_scale", 1.0) or 1.0))
-    return RANGE[utype(unit)] + HALF_DIAGONAL * k * (1 + 1e-9) + 1e-5
+    return RANGE[utype(unit)] + largest_half(battle) * (1 + 1e-9) + 1e-5
 
 
 def surely_no_candidates(battle, unit, side: str) -> bool:
@@ -298,8 +297,7 @@ def _recoil(battle, a, d, events) -> None:
     # half-diagonals of the way back can overlap the base at a step: overlap's own
     # first look says no to the rest; their order does not matter to any())
     fp = footprint(battle, a, facing=facing)
-    k = abs(float(battle.option("frontage_scale", 1.0) or 1.0))
-    reach = math.hypot(fp.frontage, fp.depth) / 2 + HALF_DIAGONAL * k * (1 + 1e-9) + 1e-5
+    reach = math.hypot(fp.frontage, fp.depth) / 2 + largest_half(battle) * (1 + 1e-9) + 1e-5
     far = (a.x + hx * (back + 0.01), a.y + hy * (back + 0.01))
     others = [o for o in spatial.unit_grid(battle).along(a.pos, far, reach)
               if o.id != a.id and distance(o.pos, a.pos) <= 20]

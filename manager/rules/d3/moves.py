@@ -18,8 +18,8 @@ from ...model.forces import mark
 from ..common import check_ride, own_unit  # noqa: F401  (own_unit: for combat)
 from ...contact import contact_point
 from .tables import CHARGE_TURN, GENERAL_DANGER, GENERAL_MOVE, MOVE
-from .units import (HALF_DIAGONAL, activate, engaged, footprint, ground_refusal, inactive,
-                    kept_for, threatened_general, units_refusal, utype)
+from .units import (activate, engaged, footprint, ground_refusal, inactive,
+                    kept_for, largest_half, threatened_general, units_refusal, utype)
 
 ChargeMade = declare_event("ChargeMade", "{unit} charges {target}{how}", unit=str, target=str,
                            how=str)
@@ -94,9 +94,8 @@ def surely_blocked(battle, unit, to, start=None, ignore=()) -> bool:
         return False
     mover = footprint(battle, unit)
     if min(mover.frontage, mover.depth) / 2 >= DEEP:
-        k = abs(float(battle.option("frontage_scale", 1.0) or 1.0))
         skirmishers = utype(unit) == "skirmishers"
-        for o in spatial.unit_grid(battle).along(start, to, HALF_DIAGONAL * k + 1e-6):
+        for o in spatial.unit_grid(battle).along(start, to, largest_half(battle) + 1e-6):
             if o.id == unit.id or o.id in ignore or (o.side == unit.side and (
                     skirmishers or utype(o) == "skirmishers")):
                 continue
@@ -115,7 +114,7 @@ def surely_blocked_each(battle, unit, tos):
     answer of each is `any` over them (no order). The path first, the pivot only for a
     path left open, as surely_blocked asks them."""
     start = unit.pos
-    k = abs(float(battle.option("frontage_scale", 1.0) or 1.0))
+    half = largest_half(battle)
     mover = footprint(battle, unit)
     skirmishers = utype(unit) == "skirmishers"
     far = max(tos, key=lambda to: distance(start, to))
@@ -129,7 +128,7 @@ def surely_blocked_each(battle, unit, tos):
         if deep:
             if near is None:
                 near = [footprint(battle, o) for o in spatial.unit_grid(battle).along(
-                    start, far, HALF_DIAGONAL * k + 1e-6 + slack)
+                    start, far, half + 1e-6 + slack)
                     if not (o.id == unit.id or (o.side == unit.side and (
                         skirmishers or utype(o) == "skirmishers")))]
             if any(_through(start, to, fp) for fp in near):
@@ -180,10 +179,9 @@ def _pivot_neighbours(battle, unit) -> list:
     within both half-diagonals of its own (any pivot of its base can meet only these),
     once per battle version for the very unit record."""
     def build():
-        k = abs(float(battle.option("frontage_scale", 1.0) or 1.0))
         skirmishers = utype(unit) == "skirmishers"
         own = footprint(battle, unit)
-        reach = math.hypot(own.frontage, own.depth) / 2 + HALF_DIAGONAL * k + 1e-6
+        reach = math.hypot(own.frontage, own.depth) / 2 + largest_half(battle) + 1e-6
         return [(o, _frame(footprint(battle, o)))
                 for o in spatial.unit_grid(battle).within(unit.pos, reach)
                 if o.id != unit.id and not (o.side == unit.side and (

@@ -26,6 +26,12 @@ from .tables import (CROSSING_LANDING, DEPTH, EVENTS, FRONTAGE, GENERAL_REROLL_R
 # the largest half-diagonal of any base at frontage_scale 1
 HALF_DIAGONAL = max(math.hypot(FRONTAGE[t], DEPTH[t]) for t in FRONTAGE) / 2
 
+
+def largest_half(battle) -> float:
+    """The largest half-diagonal any base can have in this battle (HALF_DIAGONAL at the
+    scenario's frontage_scale): the bound every "no base farther can meet" look uses."""
+    return HALF_DIAGONAL * abs(float(battle.option("frontage_scale", 1.0) or 1.0))
+
 Activation = declare_event("Activation", "{unit} tests to {what}: {detail} -> {result}",
                            unit=str, what=str, detail=str, result=str)
 
@@ -352,8 +358,7 @@ def _crossing_line(battle, a, b, reach: float, origin) -> list:
     `reach` of origin and within the largest half-diagonal of the line), with the
     table's bound on that half-diagonal rather than one measured over every live unit
     each battle version: a few more units, whose bases cannot meet the line."""
-    k = abs(float(battle.option("frontage_scale", 1.0) or 1.0))
-    return [u for u in spatial.unit_grid(battle).along(a, b, HALF_DIAGONAL * k + 1e-6)
+    return [u for u in spatial.unit_grid(battle).along(a, b, largest_half(battle) + 1e-6)
             if distance(u.pos, origin) <= reach]
 
 
