@@ -334,7 +334,7 @@ def test_the_demo_and_austerlitz_play_from_the_cli():
 def test_the_commander_charges_the_unit_the_blow_may_destroy():
     """Two foot in reach: the fresh one and one with 6 hits taken (D3+1 = 3 or 4 finishes
     it, 2 in 3). The exact odds make the worn one worth more, and it is charged."""
-    from manager.rules.d3.cavalry import KILL_WEIGHT
+    from manager.rules.d3.ride_spots import KILL_WEIGHT
     from manager.rules.d3.commander import Commander
     b = table([piece("b", "blue", "light_cavalry", (20, 20)),
                piece("ra", "red", "line_infantry", (16, 12)),

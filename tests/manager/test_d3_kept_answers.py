@@ -528,12 +528,12 @@ def test_d3_wedge_kept_per_battlefield_is_the_fresh_one_in_play(monkeypatch):
        st.floats(0, 360), st.floats(0, 7), st.floats(0, 360))
 def test_d3_close_is_closer_than_at_its_borders(facing, a_size, b_size, diagonal, off, way,
                                                d, b_facing):
-    """"Hard against" (`cavalry._close`) is closer_than(.., 1.5): for bases side by side
+    """"Hard against" (`ride_spots._close`) is closer_than(.., 1.5): for bases side by side
     and corner to corner whose separation is a hair either side of 1.5 / sqrt(2) (where
     the gap is sqrt(2) times it, a hair either side of 1.5), and for bases anywhere."""
     import math
     from manager.footprint import Footprint, closer_than, heading
-    from manager.rules.d3.cavalry import CRAMP, _close
+    from manager.rules.d3.ride_spots import CRAMP, _close
     a = Footprint(50.0, 50.0, facing, *a_size)
     fx, fy = heading(facing)
     rx, ry = -fy, fx

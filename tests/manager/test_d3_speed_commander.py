@@ -134,7 +134,7 @@ def _old_candidates(c, u, reach, targets=None):
     exposure by the one-spot scan."""
     from manager.footprint import aspect, bearing, distance, heading
     from manager.odds import Dist
-    from manager.rules.d3.cavalry import EXPOSURE_WEIGHT, RINGS, blow_value
+    from manager.rules.d3.ride_spots import EXPOSURE_WEIGHT, RINGS, blow_value
     from manager.rules.d3.combat import Strike, blow_hits
     from manager.rules.d3.units import footprint, on_hilltop, utype
     b = c.battle

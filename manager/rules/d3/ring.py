@@ -1,8 +1,8 @@
 """The cavalry look-ahead's ring spots, judged for every target and bearing at once.
 
-`CavalryMixin._candidates` asks, of each spot on a ring round each chargeable enemy,
-three plain questions: is it (before rounding) within the reach, is it (rounded to
-the hundredth) within the reach, and does it lie off the target's front. Here numpy
+`ride_spots.SpotsMixin._candidates` asks, of each spot on a ring round each chargeable
+enemy, three plain questions: is it (before rounding) within the reach, is it (rounded
+to the hundredth) within the reach, and does it lie off the target's front. Here numpy
 answers them for all spots in one pass; where numpy's floats could answer otherwise
 than the plain ones (its sin, cos, atan2, hypot and rounding may differ in the last
 bit), that is, within SLACK of a bound, of a rounding tie or of the front's corner,
