@@ -6,143 +6,29 @@ or `pos = [x, y]` inches; the format is documented in docs/scenario-format.md.
 """
 from __future__ import annotations
 
-import math
 import tomllib
 from pathlib import Path
 from types import MappingProxyType
 
 import networkx as nx
 
-from .errors import BerthierError, OutputError, ScenarioError
+from .errors import BerthierError, ScenarioError
 from .model import (Battle, Battlefield, Command, Hierarchy, Leader, ScenarioInfo, Side,
                     TerrainFeature, Unit)
 from .model.battlefield import TERRAIN_ALIASES, TERRAIN_KINDS, shape_of
-from .model.forces import UNIT_KINDS, UNIT_TRAITS
+from .model.forces import UNIT_KINDS
 from .model.hierarchy import army_node, command_node, unit_node
 from .arrivals import take_off
-from .plans import STEP_KEYS, WHEN_KEYS, check_plan
+from .plans import check_plan
 from .placement import placement_problem
 from .rules import get_ruleset, ruleset_ids
+from .scenario_reader import (EDGES, FieldReader, is_point, read_arrives, read_orders_table,
+                              read_text, short_value, traits_of)
+# the writing half lives in scenario_writer; this module stays the one door to both
+from .scenario_writer import battle_to_dict, save_scenario, write_text_atomic
 
-EDGES = ("north", "south", "east", "west")
-ORDER_KINDS = ("attack", "hold", "reserve")
-
-
-TYPE_WORDS = {dict: "a table", list: "a list", str: "text", int: "a whole number",
-              float: "a number", bool: "true or false"}
-
-
-class _Reader:
-    """Typed access to a TOML table that reports the full key path on a bad value."""
-
-    def __init__(self, path, data, where=""):
-        self.path, self.data, self.where = path, data, where
-
-    def fail(self, key, problem):
-        raise ScenarioError(self.path, self._key(key), problem)
-
-    def _key(self, key):
-        return f"{self.where}.{key}" if self.where and key != "" else (self.where or key)
-
-    def get(self, key, kind, default=..., choices=None):
-        if key not in self.data:
-            if default is ...:
-                self.fail(key, f"missing; expected {TYPE_WORDS.get(kind, kind)}")
-            return default
-        value = self.data[key]
-        if kind is float and isinstance(value, int) and not isinstance(value, bool):
-            value = float(value)
-        if isinstance(kind, type) and (not isinstance(value, kind) or
-                                       (kind is int and isinstance(value, bool))):
-            self.fail(key, f"expected {TYPE_WORDS.get(kind, kind)}, got {_short(value)}")
-        if kind is float and not math.isfinite(value):
-            self.fail(key, f"expected a finite number, got {value!r}")
-        if choices is not None and value not in choices:
-            self.fail(key, f"expected one of {', '.join(map(str, choices))}, got {value!r}")
-        return value
-
-    def table(self, key, default=...):
-        value = self.get(key, dict, default)
-        return _Reader(self.path, value or {}, self._key(key))
-
-    def tables(self, key, required=True):
-        value = self.get(key, list, ... if required else [])
-        out = []
-        for i, item in enumerate(value):
-            if not isinstance(item, dict):
-                self.fail(f"{key}[{i}]", f"expected a table, got {item!r}")
-            out.append(_Reader(self.path, item, f"{self._key(key)}[{i}]"))
-        return out
-
-    def point(self, key):
-        value = self.get(key, list)
-        if not is_point(value):
-            self.fail(key, f"expected two finite numbers [x, y], got {_short(value)}")
-        return float(value[0]), float(value[1])
-
-    def unknown(self, allowed):
-        extra = set(self.data) - set(allowed)
-        if extra:
-            self.fail(sorted(extra)[0], f"unknown key; expected one of {', '.join(sorted(allowed))}")
-
-
-def is_point(p) -> bool:
-    """Two finite numbers (NaN or infinity would poison every distance and shape)."""
-    return (isinstance(p, list) and len(p) == 2 and all(
-        isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in p))
-
-
-def _short(value) -> str:
-    """A value for a message: repr, cut short (a pasted megabyte is not a message)."""
-    try:
-        text = repr(value)
-    except RecursionError:
-        return "a value nested too deeply"
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
-def read_orders_table(r: "_Reader") -> dict:
-    """A command's standing orders for the automatic commander, checked here so a scenario
-    that `check`s fine never fails in `simulate`."""
-    if "orders" not in r.data:
-        return {}
-    o = r.table("orders")
-    _order_keys(o, {"kind", "objective", "release_turn", "facing", "engage", "plan"})
-    for step in o.tables("plan", required=False):
-        _order_keys(step, set(STEP_KEYS))
-        w = step.table("when", {})
-        w.unknown(set(WHEN_KEYS))
-        for key in ("turn", "at_most"):
-            w.get(key, int, None)
-        w.get("enemy_within", float, None)
-        for key in ("clear_of", "of", "shaken", "arrived"):
-            w.get(key, str, None)
-        if "area" in w.data:
-            area = w.get("area", list)
-            if len(area) != 2:
-                w.fail("area", f"expected two corners [[c0, r0], [c1, r1]], got {area!r}")
-            for i in range(2):
-                _Reader(w.path, {"corner": area[i]}, w._key(f"area[{i}]")).point("corner")
-    return dict(o.data)              # as written (whole box numbers stay whole)
-
-
-def _order_keys(o: "_Reader", allowed: set) -> None:
-    o.unknown(allowed)
-    o.get("kind", str, "attack", ORDER_KINDS)
-    if "objective" in o.data:
-        o.point("objective")
-    for key in ("release_turn", "facing", "engage"):
-        o.get(key, int, None)
-
-
-def read_text(path: Path, error=ScenarioError) -> str:
-    """A file's text, or `error` naming the file when it is missing or not UTF-8."""
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise error(path, "", "no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise error(path, "", f"cannot be read as UTF-8 text ({exc})") from None
+__all__ = ["EDGES", "battle_from_dict", "battle_to_dict", "load_scenario", "read_text",
+           "save_scenario", "write_text_atomic"]
 
 
 def load_scenario(path, ruleset: str | None = None) -> Battle:
@@ -159,8 +45,9 @@ def load_scenario(path, ruleset: str | None = None) -> Battle:
     return battle_from_dict(data, path, ruleset)
 
 
+
 def battle_from_dict(data: dict, path="<scenario>", ruleset_id: str | None = None) -> Battle:
-    root = _Reader(path, data)
+    root = FieldReader(path, data)
     root.unknown({"scenario", "table", "terrain", "sides", "options"})
     sc = root.table("scenario")
     sc.unknown({"name", "ruleset", "seed", "turns", "description", "date", "scale", "first_side"})
@@ -199,7 +86,7 @@ def battle_from_dict(data: dict, path="<scenario>", ruleset_id: str | None = Non
         points = []
         for j, p in enumerate(pts):
             if not is_point(p):
-                t.fail(f"points[{j}]", f"expected [x, y] in finite inches, got {_short(p)}")
+                t.fail(f"points[{j}]", f"expected [x, y] in finite inches, got {short_value(p)}")
             points.append((float(p[0]), float(p[1])))
         if len(points) < need_pts:
             t.fail("points", f"a {kind} needs at least {need_pts} point(s), got {len(points)}")
@@ -211,7 +98,7 @@ def battle_from_dict(data: dict, path="<scenario>", ruleset_id: str | None = Non
                                        t.get("level", int, 1), t.get("variant", str, "")))
     battlefield = Battlefield(width, height, grid, tuple(features))
 
-    def place(r: _Reader):
+    def place(r: FieldReader):
         if "at" in r.data:
             if not grid:
                 r.fail("at", "boxes need a gridded table; give pos = [x, y] in inches")
@@ -241,7 +128,7 @@ def battle_from_dict(data: dict, path="<scenario>", ruleset_id: str | None = Non
     # a leader trait any ruleset knows is kept; rulesets that do not know it ignore it
     known = sorted(set().union(*(get_ruleset(rid).traits for rid in ruleset_ids())))
 
-    def leader_from(r: _Reader, side: str) -> Leader:
+    def leader_from(r: FieldReader, side: str) -> Leader:
         r.unknown({"id", "name", "quality", "trait", "at", "pos"})
         lid = new_id(r)
         q = r.get("quality", int, 0)
@@ -253,7 +140,7 @@ def battle_from_dict(data: dict, path="<scenario>", ruleset_id: str | None = Non
         x, y = place(r)
         return Leader(lid, r.get("name", str), side, x, y, q, trait)
 
-    def optional_leader(r: _Reader, key: str, side: str) -> str:
+    def optional_leader(r: FieldReader, key: str, side: str) -> str:
         if key not in r.data:
             return ""
         leader = leader_from(r.table(key), side)
@@ -335,68 +222,6 @@ def battle_from_dict(data: dict, path="<scenario>", ruleset_id: str | None = Non
     return battle
 
 
-def read_arrives(r: "_Reader", grid, width, height) -> dict:
-    """An `arrives = { turn, roll, at/pos, to, name, delay_if_blocked }` table as the
-    Arrival's fields; the entry in inches (a point, or a stretch from it to `to`)."""
-    r.unknown({"turn", "roll", "at", "pos", "to", "name", "delay_if_blocked"})
-    turn = r.get("turn", int)
-    if turn < 1:
-        r.fail("turn", f"expected the turn they arrive, 1 or more; got {turn}")
-    roll = r.get("roll", int, 0)
-    if roll and not 2 <= roll <= 6:
-        r.fail("roll", f"expected the D6 score they need from that turn on, 2 to 6; got {roll}")
-    if ("at" in r.data) == ("pos" in r.data):
-        r.fail("at", "expected the entry as at = [col, row] (a box) or pos = [x, y] (inches)")
-    key = "at" if "at" in r.data else "pos"
-    if key == "at" and not grid:
-        r.fail("at", "boxes need a gridded table; give pos = [x, y] in inches")
-
-    def inches(k):
-        x, y = r.point(k)
-        if key == "at":
-            if x != int(x) or y != int(y):
-                r.fail(k, f"expected whole box numbers, got {r.data[k]!r}")
-            x, y = (x + 0.5) * grid, (y + 0.5) * grid
-        if not (0 <= x <= width and 0 <= y <= height):
-            r.fail(k, f"the entry ({x:g}, {y:g}) inches is off the {width:g} x {height:g} table")
-        return x, y
-    entry = (inches(key),) + ((inches("to"),) if "to" in r.data else ())
-    return dict(turn=turn, roll=roll, name=r.get("name", str, ""), entry=entry,
-                delay_if_blocked=r.get("delay_if_blocked", bool, False))
-
-
-def arrives_dict(arrival, grid) -> dict:
-    """The arrival as a scenario's `arrives` table (as it stands: a delay moves its turn)."""
-    def box(p):
-        c, r = int(p[0] // grid), int(p[1] // grid)
-        return [c, r] if ((c + 0.5) * grid, (r + 0.5) * grid) == tuple(p) else None
-    boxes = [box(p) for p in arrival.entry] if grid else [None]
-    d = {"turn": arrival.next_turn}
-    if arrival.roll and not arrival.rolled:
-        d["roll"] = arrival.roll
-    if all(b is not None for b in boxes):
-        d["at"] = boxes[0]
-        if len(boxes) > 1:
-            d["to"] = boxes[1]
-    else:
-        d["pos"] = list(arrival.entry[0])
-        if len(arrival.entry) > 1:
-            d["to"] = list(arrival.entry[1])
-    if arrival.name:
-        d["name"] = arrival.name
-    if arrival.delay_if_blocked:
-        d["delay_if_blocked"] = True
-    return d
-
-
-def traits_of(r: "_Reader") -> tuple:
-    traits = r.get("traits", list, [])
-    for t in traits:
-        if t not in UNIT_TRAITS:
-            r.fail("traits", f"expected names from {', '.join(UNIT_TRAITS)}, got {t!r}")
-    return tuple(sorted(set(traits)))
-
-
 def _check_positions(battle, ruleset, path) -> None:
     """Nothing may start where the rules would never let it stand."""
     taken: dict = {}
@@ -406,121 +231,3 @@ def _check_positions(battle, ruleset, path) -> None:
             raise ScenarioError(path, f"unit {u.id}", problem)
         if battle.battlefield.grid and ruleset.measure == "grid":
             taken[(int(u.x // battle.battlefield.grid), int(u.y // battle.battlefield.grid))] = u.id
-
-
-def battle_to_dict(battle: Battle) -> dict:
-    """The scenario as it stands (positions and strengths now), ready for tomli_w."""
-    grid = battle.battlefield.grid
-    info = battle.info
-
-    def where(piece):
-        if grid:                    # boxes when a piece stands at a box centre, else exact
-            c, r = int(piece.x // grid), int(piece.y // grid)
-            if ((c + 0.5) * grid, (r + 0.5) * grid) == (piece.x, piece.y):
-                return {"at": [c, r]}
-        return {"pos": [piece.x, piece.y]}
-
-    def leader(l):
-        d = {"id": l.id, "name": l.name, "quality": l.quality, **where(l)}
-        if l.trait:
-            d["trait"] = l.trait
-        return d
-
-    sc = {"name": info.name, "ruleset": info.ruleset, "seed": info.seed, "turns": info.turns,
-          "first_side": info.first_side}
-    for key in ("description", "date", "scale"):
-        if getattr(info, key):
-            sc[key] = getattr(info, key)
-    table = {"width": battle.battlefield.width, "height": battle.battlefield.height}
-    if grid:
-        table["grid"] = grid
-    terrain = []
-    for f in battle.battlefield.features:
-        d = {"id": f.id, "kind": f.kind, "points": [list(p) for p in f.points]}
-        if f.name:
-            d["name"] = f.name
-        if f.kind == "hill":
-            d["level"] = f.level
-        if f.variant:
-            d["variant"] = f.variant
-        terrain.append(d)
-    options = {k: dict(v) for k, v in info.option_sets.items()}
-    defaults = get_ruleset(info.ruleset).option_defaults()
-    options[info.ruleset] = {k: v for k, v in info.options.items() if defaults.get(k) != v}
-    out_sides = []
-    h = battle.hierarchy
-    for side in battle.sides.values():
-        sd = {"id": side.id, "name": side.name, "nation": side.nation,
-              "home_edge": side.home_edge, "colour": side.colour}
-        if side.general:
-            sd["general"] = leader(battle.leaders[side.general])
-        cmds = []
-        for cid in h.commands_of(side.id):
-            c = battle.commands[cid]
-            cd = {"id": c.id, "name": c.name}
-            if c.nation != side.nation:
-                cd["nation"] = c.nation
-            if c.note:
-                cd["note"] = c.note
-            whole = next((a for a in battle.pending if a.scope == "command" and a.id == cid), None)
-            if h.leader_of_command(cid):
-                cd["leader"] = leader(battle.leaders[h.leader_of_command(cid)])
-            elif whole is not None and whole.leader:
-                cd["leader"] = leader(whole.leader[1])
-            if whole is not None:
-                cd["arrives"] = arrives_dict(whole, grid)
-            if c.orders:
-                cd["orders"] = dict(c.orders)
-            units = []
-            late = {u.id: a for a in battle.pending for k, u in a.units if k == cid}
-            on_table = [battle.units[uid] for uid in h.units_of(cid)]
-            for u in on_table + [u for a in battle.pending for k, u in a.units if k == cid]:
-                uid = u.id
-                ud = {"id": u.id, "name": u.name, "kind": u.kind, **where(u), "facing": u.facing}
-                if u.hits != u.max_hits:
-                    ud["hits"] = u.hits
-                for flag in ("guard", "fixed", "sharpshooters"):
-                    if getattr(u, flag):
-                        ud[flag] = True
-                if u.traits:
-                    ud["traits"] = list(u.traits)
-                if u.nation != c.nation:
-                    ud["nation"] = u.nation
-                if u.formation != "line":
-                    ud["formation"] = u.formation
-                if uid in late and late[uid].scope == "unit":
-                    ud["arrives"] = arrives_dict(late[uid], grid)
-                units.append(ud)
-            cd["units"] = units
-            cmds.append(cd)
-        sd["commands"] = cmds
-        out_sides.append(sd)
-    return {"scenario": sc, "options": {k: v for k, v in options.items() if v},
-            "table": table, "terrain": terrain, "sides": out_sides}
-
-
-def write_text_atomic(path, text: str) -> None:
-    """Write beside the target under a private name, then rename: never a half-written
-    file under its name, never a leftover (a full disk or a read-only folder is an
-    OutputError naming the file)."""
-    import os
-    import uuid
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}-{uuid.uuid4().hex[:12]}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:
-        try:
-            tmp.unlink(missing_ok=True)
-        except OSError:
-            pass
-        raise OutputError(path, exc.strerror or str(exc), exc.errno) from None
-
-
-def save_scenario(battle: Battle, path) -> None:
-    import tomli_w
-    write_text_atomic(path, tomli_w.dumps(battle_to_dict(battle)))
