@@ -3,6 +3,9 @@ and guns, combats that go on into the next turn, and a General rallying a unit.
 
 Every throw is read by its faces: Sabres hit in close combat, Targets in the defenders'
 volleys, Flags decide who panics, forms square in time, halts or flees.
+
+This module is the door (charges, melees, rallies, odds); the fights themselves are in
+close_combat.py (foot) and cavalry_clash.py (horse).
 """
 from __future__ import annotations
 
@@ -13,28 +16,17 @@ from ...events import MeleeResolved, UnitMoved, declare_event
 from ...model.forces import mark
 from ...odds import Odds
 from ..common import own_unit
+from .cavalry_clash import cavalry_clash, cavalry_on_foot
+from .close_combat import bayonets, cc_dice, close_combat, extra_flags, sabres_and_flags
 from .board import (ORTHO, box, centre, enemies_adjacent, generals_with, kinds, occupants,
-                    on_table, quality, quality_dice, spent, utype, wall_across)
+                    quality, spent, utype, wall_across)
 from .fire import throw_dist
 from .moves import may_charge, reach, step_refusal
-from .tables import CHARGE, FLAG, OFFICER, SABRE, TARGET
-from .tactical import Effect, count, dice_now, rout, step_back, suffer, throw
+from .tables import CHARGE, FLAG, OFFICER, SABRE
+from .tactical import Effect, count, step_back, suffer, throw
 
 Rallied = declare_event("Rallied", "{leader} rallies {unit}: {outcome}", leader=str, unit=str,
                         outcome=str)
-
-
-def cc_dice(battle, unit, enemy) -> int:
-    """Quality dice (less this turn's Flag penalty), +1 for a General in the square, -1
-    against a unit in tall crops, -1 for foot attacking troops behind a wall."""
-    n = dice_now(battle, unit, quality_dice(battle, unit))
-    if generals_with(battle, unit) and utype(unit) in ("infantry", "cavalry"):
-        n += 1
-    if "fields" in kinds(battle, box(battle, enemy)):
-        n -= 1
-    if utype(unit) == "infantry" and wall_across(battle, box(battle, unit), box(battle, enemy)):
-        n -= 1
-    return n
 
 
 def _approaches(battle, unit, target) -> list:
@@ -111,259 +103,18 @@ def resolve_charge(battle, action, dice) -> list:
     battle.update_unit(unit.id, x=x, y=y, moved=2)
     events: list = [UnitMoved(unit.name, sq, unit.facing, 0)]
     if utype(unit) == "cavalry" and utype(target) == "cavalry":
-        events += _cavalry_clash(battle, unit.id, target.id, origin, dice)
+        events += cavalry_clash(battle, unit.id, target.id, origin, dice)
     elif utype(unit) == "cavalry":
-        events += _cavalry_on_foot(battle, unit.id, target.id, origin, dice)
+        events += cavalry_on_foot(battle, unit.id, target.id, origin, dice)
     elif utype(target) == "cavalry":
-        events += _close_combat(battle, unit.id, target.id, dice)
+        events += close_combat(battle, unit.id, target.id, dice)
     else:
-        events += _bayonets(battle, unit.id, target.id, dice)
+        events += bayonets(battle, unit.id, target.id, dice)
     from ..army_morale import settle_army
     settle_army(battle, events, battle.option("army_morale"))
     return [MeleeResolved(target.name, (unit.name,), (target.name,), 0, 0, "close combat")] + events
 
 
-def _extra_flags(battle, target) -> int:
-    """Flags the side's skirmishers scored on the target this turn join a charge's."""
-    sf = mark(target, "skirm_flags")
-    return sf[1] if sf and sf[0] == battle.state.turn else 0
-
-
-def _bayonets(battle, aid, did, dice) -> list:
-    events: list = []
-    a, d = battle.units[aid], battle.units[did]
-    faces = throw(battle, a, cc_dice(battle, a, d), f"bayonet charge on {d.name}", dice, events)
-    sabres, flags = count(faces, SABRE), count(faces, FLAG) + _extra_flags(battle, d)
-    q = quality(d)
-    if flags >= q or _sabres_and_flags(battle, sabres, flags) >= q:
-        events.append(Effect(d.name, "panics and flees without firing"))
-        suffer(battle, did, sabres, 0, count(faces, OFFICER), dice, events, box(battle, a))
-        if battle.option("flee") == "rout" and not battle.units[did].eliminated:
-            sq = box(battle, battle.units[did])
-            rout(battle, did, events, "routs: panics and flees the field")
-            _occupy(battle, aid, sq, events)
-        else:
-            _give_ground(battle, aid, did, events)
-        return events
-    defend = dice_now(battle, d, quality_dice(battle, d) if not utype(d).endswith("artillery")
-                      else 3) - (0 if flags == 0 else 1)
-    # the Attackers' throw lands first (a General in the square is diced for now); then
-    # the Defenders fire back with the dice they had
-    suffer(battle, did, sabres, flags, count(faces, OFFICER), dice, events, box(battle, a))
-    if battle.units[did].eliminated:
-        return events
-    back = throw(battle, battle.units[did], defend, f"fire at the charging {a.name}", dice,
-                 events)
-    outcome = suffer(battle, aid, count(back, TARGET), count(back, FLAG), count(back, OFFICER),
-                     dice, events, box(battle, d))
-    halted = outcome in ("halts", "retires", "routs", "gone")
-    if battle.units[did].eliminated or battle.units[aid].eliminated:
-        return events
-    if flags >= 2 and not halted:
-        events.append(Effect(d.name, "fires, but the attackers come on: it retires"))
-        _give_ground(battle, aid, did, events)
-    elif not halted:
-        _engage(battle, aid, did)
-        events.append(Effect(d.name, "stands: the close combat goes on next turn"))
-    else:
-        events.append(Effect(a.name, "is halted: an exchange of fire next turn"))
-    return events
-
-
-def _close_combat(battle, aid, did, dice) -> list:
-    """Foot moving next to horse: the plain Close Combat rule, both throw quality dice
-    (+1 with a General), Sabres hit; cavalry never fire, so there is no volley."""
-    events: list = []
-    a, d = battle.units[aid], battle.units[did]
-    fa = throw(battle, a, cc_dice(battle, a, d), f"close combat with {d.name}", dice, events)
-    fd = throw(battle, d, cc_dice(battle, d, a), f"close combat with {a.name}", dice, events)
-    suffer(battle, did, count(fa, SABRE), count(fa, FLAG) + _extra_flags(battle, d),
-           count(fa, OFFICER), dice, events, box(battle, a))
-    suffer(battle, aid, count(fd, SABRE), count(fd, FLAG), count(fd, OFFICER), dice, events,
-           box(battle, d))
-    a, d = battle.units[aid], battle.units[did]
-    if not (a.eliminated or d.eliminated or mark(a, "retiring") or mark(d, "retiring")):
-        _engage(battle, aid, did)
-        events.append(Effect(d.name, "the close combat goes on next turn"))
-    return events
-
-
-def _sabres_and_flags(battle, sabres: int, flags: int) -> int:
-    """Sabres and Flags counted together against the quality; with the text's 'no Flags'
-    paragraph (option sabres_alone = stand) Sabres count only beside at least one Flag."""
-    if flags == 0 and battle.option("sabres_alone") == "stand":
-        return 0
-    return sabres + flags
-
-
-def _occupy(battle, aid, sq, events) -> None:
-    if not battle.units[aid].eliminated and sq not in occupants(battle):
-        x, y = centre(battle, sq)
-        for l in generals_with(battle, battle.units[aid]):
-            battle.update_leader(l.id, x=x, y=y)
-        battle.update_unit(aid, x=x, y=y)
-        events.append(Effect(battle.units[aid].name, f"occupies square {sq}"))
-
-
-def _give_ground(battle, aid, did, events) -> None:
-    """The defender retires; the attacker occupies its square."""
-    d = battle.units[did]
-    sq = box(battle, d)
-    if not d.eliminated:
-        battle.mark_unit(did, retiring=True)
-        if not step_back(battle, did, box(battle, battle.units[aid]), events):
-            rout(battle, did, events, "nowhere to retire: routs")
-    if not battle.units[aid].eliminated and sq not in occupants(battle):
-        x, y = centre(battle, sq)
-        for l in generals_with(battle, battle.units[aid]):
-            battle.update_leader(l.id, x=x, y=y)
-        battle.update_unit(aid, x=x, y=y)
-        events.append(Effect(battle.units[aid].name, f"occupies square {sq}"))
-
-
-def _engage(battle, aid, did) -> None:
-    battle.mark_unit(aid, engaged=did, rounds=1, fought=battle.state.turn)
-    battle.mark_unit(did, engaged=aid)
-
-
-def _cavalry_clash(battle, aid, did, origin, dice) -> list:
-    events: list = []
-    a, d = battle.units[aid], battle.units[did]
-    faces = throw(battle, a, cc_dice(battle, a, d), f"charge on {d.name}", dice, events)
-    sabres, flags = count(faces, SABRE), count(faces, FLAG) + _extra_flags(battle, d)
-    q = quality(d)
-    if flags >= q:
-        events.append(Effect(d.name, "breaks before the charge"))
-        suffer(battle, did, sabres, flags, count(faces, OFFICER), dice, events, box(battle, a))
-        if not battle.units[did].eliminated:             # the pursuit: no reply
-            more = throw(battle, a, cc_dice(battle, a, d), "pursuit", dice, events)
-            suffer(battle, did, count(more, SABRE), count(more, FLAG), 0, dice, events,
-                   box(battle, a))
-        return events
-    n = quality_dice(battle, d) - (1 if flags else 0)
-    back = throw(battle, d, n, "counter-charge" if not flags else "meets the charge, shaken",
-                 dice, events)
-    suffer(battle, did, sabres, flags, count(faces, OFFICER), dice, events, box(battle, a))
-    suffer(battle, aid, count(back, SABRE), count(back, FLAG), count(back, OFFICER), dice,
-           events, box(battle, d))
-    a, d = battle.units[aid], battle.units[did]
-    if a.eliminated or d.eliminated or spent(a) or spent(d) \
-            or mark(a, "retiring") or mark(d, "retiring"):
-        for u in (a, d):
-            if not u.eliminated:
-                battle.mark_unit(u.id, clash=None)
-        return events
-    before = mark(a, "clash") or mark(d, "clash")
-    if before and {before[0]} & {aid, did}:      # the second turn: the horses are blown
-        events.append(Effect(a.name, "two turns of close combat: the horses are blown, "
-                             "both fall back to their original positions to rally"))
-        for u in (a, d):
-            home = mark(u, "clash")[1] if mark(u, "clash") else box(battle, u)
-            battle.mark_unit(u.id, clash=None)
-            if home not in occupants(battle) or occupants(battle)[home].id == u.id:
-                _place(battle, u.id, home)
-        return events
-    _pass_through(battle, aid, did, origin, events)
-    return events
-
-
-def _place(battle, uid, sq, facing=None) -> None:
-    x, y = centre(battle, sq)
-    for l in generals_with(battle, battle.units[uid]):
-        battle.update_leader(l.id, x=x, y=y)
-    battle.update_unit(uid, x=x, y=y, **({} if facing is None else {"facing": facing}))
-
-
-BEARING = {(0, -1): 0, (1, 0): 90, (0, 1): 180, (-1, 0): 270}
-
-
-def _pass_through(battle, aid, did, origin, events) -> None:
-    """Neither broken: both pass through each other, one square further forward, and turn
-    in that square to charge again next turn (each remembers where it began)."""
-    sa, sd = box(battle, battle.units[aid]), box(battle, battle.units[did])
-    v = (sd[0] - sa[0], sd[1] - sa[1])
-    battle.mark_unit(aid, clash=(did, origin))
-    battle.mark_unit(did, clash=(aid, sd))
-    moves = ((aid, (sd[0] + v[0], sd[1] + v[1]), BEARING[(-v[0], -v[1])]),
-             (did, (sa[0] - v[0], sa[1] - v[1]), BEARING[v]))
-    for uid, sq, facing in moves:
-        u = battle.units[uid]
-        held = occupants(battle).get(sq)
-        if on_table(battle, sq) and (held is None or held.id == uid) \
-                and not step_refusal(battle, u, box(battle, u), sq)[0]:
-            _place(battle, uid, sq, facing)
-            events.append(Effect(u.name, f"passes through to square {sq} and turns to "
-                                 "charge again next turn"))
-        else:
-            battle.update_unit(uid, facing=facing)
-            events.append(Effect(u.name, "turns where it stands to charge again next turn"))
-
-
-def _cavalry_on_foot(battle, aid, did, origin, dice) -> list:
-    events: list = []
-    a, d = battle.units[aid], battle.units[did]
-    faces = throw(battle, a, cc_dice(battle, a, d), f"charge on {d.name}", dice, events)
-    sabres, flags = count(faces, SABRE), count(faces, FLAG) + _extra_flags(battle, d)
-    q = quality(d)
-    guns = utype(d).endswith("artillery")
-    if d.formation == "square":
-        if flags >= q:
-            events.append(Effect(d.name, "the square breaks"))
-            suffer(battle, did, sabres, flags, 0, dice, events, box(battle, a))
-            if not battle.units[did].eliminated:
-                rout(battle, did, events, "square broken: routs")
-            return events
-        _volley_past(battle, d, a, -(-quality_dice(battle, d) // 2), "the square fires as "
-                     "the cavalry flows past", dice, events)
-    elif _sabres_and_flags(battle, sabres, flags) >= q:
-        events.append(Effect(d.name, "the gunners panic" if guns else "fails to form square"))
-        suffer(battle, did, sabres, 0, 0, dice, events, box(battle, a))
-        if not battle.units[did].eliminated:        # the pursuit: again, one die more
-            more = throw(battle, a, cc_dice(battle, a, d) + 1, "pursuit", dice, events)
-            suffer(battle, did, count(more, SABRE), 0, 0, dice, events, box(battle, a))
-        if not battle.units[did].eliminated:
-            rout(battle, did, events, "routs")
-        return events
-    elif flags:
-        if guns:
-            _volley_past(battle, d, a, 2, "the gunners fire hastily", dice, events)
-            suffer(battle, did, sabres, 0, count(faces, OFFICER), dice, events, box(battle, a))
-            if not battle.units[did].eliminated:
-                step_back(battle, did, box(battle, a), events, "the gunners run to the infantry")
-                battle.mark_unit(did, gunners_away=True)
-        else:
-            battle.update_unit(did, formation="square")
-            events.append(Effect(d.name, "only just forms square"))
-            suffer(battle, did, sabres, 0, count(faces, OFFICER), dice, events, box(battle, a))
-            _volley_past(battle, battle.units[did], a, 1, "fires with one die", dice, events)
-    else:
-        if guns:
-            _volley_past(battle, d, a, 3, "the gunners stand and fire canister", dice, events)
-            suffer(battle, did, sabres, 0, count(faces, OFFICER), dice, events, box(battle, a))
-        else:
-            battle.update_unit(did, formation="square")
-            events.append(Effect(d.name, "forms square in good time and ignores the sabres"))
-            _volley_past(battle, battle.units[did], a, -(-quality_dice(battle, d) // 2),
-                         "fires as the cavalry flows past", dice, events)
-    a = battle.units[aid]
-    if not a.eliminated:                   # the charge failed: it flows past and returns
-        x, y = centre(battle, origin)
-        if origin not in occupants(battle):
-            battle.update_unit(aid, x=x, y=y)
-        events.append(Effect(a.name, "flows past, rallies and returns to square "
-                             f"{box(battle, battle.units[aid])}"))
-    return events
-
-
-def _volley_past(battle, shooter, target, n, why, dice, events) -> None:
-    if shooter.eliminated:
-        return
-    faces = throw(battle, shooter, n, why, dice, events)
-    suffer(battle, target.id, count(faces, TARGET), count(faces, FLAG), count(faces, OFFICER),
-           dice, events, box(battle, shooter))
-
-
-# ---- combats that go on ----------------------------------------------------------------
 def melees(battle) -> list:
     from ..common import Melee
     out = []
@@ -458,18 +209,18 @@ def charge_odds(battle, action) -> Odds:
     n = cc_dice(moved, moved.units[unit.id], target)
     dist = throw_dist(n, (SABRE,))
     q = quality(target)
-    extra = _extra_flags(battle, target)
+    extra = extra_flags(battle, target)
     odds = Odds("charge")
     if utype(unit) == "infantry" or utype(target) != "cavalry":
         breaks = sum((p for (s, f, _), p in dist.items()
-                      if f + extra >= q or _sabres_and_flags(battle, s, f + extra) >= q),
+                      if f + extra >= q or sabres_and_flags(battle, s, f + extra) >= q),
                      Fraction(0))
         if target.formation == "square":
             breaks = sum((p for (s, f, _), p in dist.items() if f + extra >= q), Fraction(0))
         odds.outcomes[f"{target.name} breaks at once"] = breaks
         odds.outcomes[f"{target.name} stands (no Flag)"] = sum(
             (p for (s, f, _), p in dist.items()
-             if f + extra == 0 and _sabres_and_flags(battle, s, f) < q), Fraction(0))
+             if f + extra == 0 and sabres_and_flags(battle, s, f) < q), Fraction(0))
     else:
         odds.outcomes[f"{target.name} breaks before the charge"] = sum(
             (p for (s, f, _), p in dist.items() if f + extra >= q), Fraction(0))
@@ -485,4 +236,3 @@ def charge_odds(battle, action) -> Odds:
                                     denom), target.name))
     odds.notes.append("faces: 1 Officer, 2-3 Target, 4 Flag, 5 Fire, 6 Sabre")
     return odds
-

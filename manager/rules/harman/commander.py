@@ -71,7 +71,6 @@ class Commander(OrdersCommander):
         key = ("gun_spot", u.id)
         if key in self.done:
             return None
-        from dataclasses import replace as _r
         from ...errors import IllegalAction
         from .fire import shot
         best = None
