@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 
 from manager.autopilot import Autopilot
 from manager.grid import DIRS, _line_walk, direction_to, line_boxes
-from manager.rules.morschauser import commander as cm
+from manager.rules.morschauser import commander as cm, reckoning
 from manager.rules.morschauser import fire, moves
 from manager.rules.morschauser import movement as mv
 from manager.rules.morschauser.board import board, bombarding, box_of, facing_dir, profile
@@ -100,25 +100,25 @@ def ref_choose_move(self, u, goal, near, kind, form=""):
     front = self.front.get(b.hierarchy.command_of(u.id))
     pace = front is not None and goal != near and kind != "withdraw"
     _, obj = self.orders(b.hierarchy.command_of(u.id))
-    anchor = obj if kind == "hold" and obj is not None and cm._gap(here, obj) <= 2 else None
+    anchor = obj if kind == "hold" and obj is not None and reckoning.box_gap(here, obj) <= 2 else None
     artillery = prof.arm == "artillery"
     rng = fire.max_range(b, u) if prof["fire_dice"] else 0
     ideal = min(rng * 0.6, 6)
     per_box = {}
     for r in (reach, roads):
         for (box, d), cost in r.cost.items():
-            if box == here or (anchor and cm._gap(box, anchor) > 2):
+            if box == here or (anchor and reckoning.box_gap(box, anchor) > 2):
                 continue
             pb = per_box.get(box)
             if pb is None:
                 if artillery:
-                    pb = (-abs(cm._gap(box, near) - ideal), direction_to(box, near))
+                    pb = (-abs(reckoning.box_gap(box, near) - ideal), direction_to(box, near))
                 else:
-                    pb = (-cm._gap(box, goal) * 2, direction_to(box, goal))
+                    pb = (-reckoning.box_gap(box, goal) * 2, direction_to(box, goal))
                 per_box[box] = pb
-            s = pb[0] - 0.3 * cm._turn_off(d, pb[1]) - (0 if artillery else 0.05 * cost)
+            s = pb[0] - 0.3 * reckoning.turn_off(d, pb[1]) - (0 if artillery else 0.05 * cost)
             if pace:
-                ahead = front - cm._gap(box, goal)
+                ahead = front - reckoning.box_gap(box, goal)
                 if ahead > 1.5:
                     s -= 3 * (ahead - 1.5)
             if s > best_score:
@@ -126,18 +126,18 @@ def ref_choose_move(self, u, goal, near, kind, form=""):
         if artillery or kind == "withdraw":
             continue
         for box in r.contact:
-            if anchor and cm._gap(box, anchor) > 3:
+            if anchor and reckoning.box_gap(box, anchor) > 3:
                 continue
             for d in mv.contact_facings(b, u, box):
                 edge = self._melee_edge(u, box, d)
                 if edge is None:
                     continue
-                s = -cm._gap(box, goal) * 2 + 3 * edge
+                s = -reckoning.box_gap(box, goal) * 2 + 3 * edge
                 if s > best_score:
                     best_score, best = s, (box, d)
     if kind == "withdraw":
         for box, cost in backs.items():
-            s = -cm._gap(box, goal) * 2
+            s = -reckoning.box_gap(box, goal) * 2
             if s > best_score:
                 best_score, best = s, (box, facing_dir(u))
     if best is None:
@@ -190,7 +190,7 @@ def ref_leader_scores(boxes, units, want, radius, taken):
             dx, dy = abs(ux - bx), abs(uy - by)
             if dx + dy - 0.5 * (dx if dx < dy else dy) > radius:
                 far += 1
-        out.append((cm._gap(box, want) + 3 * far + (1 if box in taken else 0), box))
+        out.append((reckoning.box_gap(box, want) + 3 * far + (1 if box in taken else 0), box))
     return out
 
 
@@ -215,7 +215,7 @@ def _play_checked(monkeypatch, seed: int, turns: int, options=None):
     of move is also answered by the reference and must agree. Returns the counts."""
     counts = {"search": 0, "blocked": 0, "choose": 0, "nearest": 0}
     real_search, real_blocked, real_choose = moves.search, fire._blocked, cm.Commander._choose_move
-    real_nearest_all = cm.nearest_all
+    real_nearest_all = reckoning.nearest_all
 
     def search(battle, unit, budget, roads_only=False):
         got, want = real_search(battle, unit, budget, roads_only), ref_search(battle, unit, budget, roads_only)
@@ -239,7 +239,7 @@ def _play_checked(monkeypatch, seed: int, turns: int, options=None):
 
     def nearest_all(heres, boxes):
         got = real_nearest_all(heres, boxes)
-        assert got == [cm.nearest(h, boxes) for h in heres]
+        assert got == [reckoning.nearest(h, boxes) for h in heres]
         counts["nearest"] += len(heres)
         return got
 
@@ -251,7 +251,7 @@ def _play_checked(monkeypatch, seed: int, turns: int, options=None):
         counts["leader"] = counts.get("leader", 0) + 1
         return got
 
-    real_scores = cm.leader_spot_scores
+    real_scores = reckoning.leader_spot_scores
 
     def leader_spot_scores(boxes, units, want, radius, taken):
         got = real_scores(boxes, units, want, radius, taken)
@@ -355,19 +355,19 @@ def test_line_boxes_by_offset_is_the_walk_where_it_is_drawn(a, off):
 @settings(max_examples=200, deadline=None)
 @given(st.lists(box, min_size=1, max_size=30), st.lists(box, min_size=1, max_size=40))
 def test_nearest_all_is_nearest_for_each(heres, boxes):
-    assert cm.nearest_all(heres, boxes) == [cm.nearest(h, boxes) for h in heres]
+    assert reckoning.nearest_all(heres, boxes) == [reckoning.nearest(h, boxes) for h in heres]
 
 
 def test_nearest_all_takes_the_first_of_equals():
     boxes = [(5, 0), (0, 5), (-5, 0)]                    # all 5 boxes from (0, 0)
-    assert cm.nearest_all([(0, 0)], boxes) == [(5, 0)] == [cm.nearest((0, 0), boxes)]
+    assert reckoning.nearest_all([(0, 0)], boxes) == [(5, 0)] == [reckoning.nearest((0, 0), boxes)]
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(box, min_size=1, max_size=20), st.lists(box, min_size=1, max_size=70), box,
        st.sampled_from([4, 6, 6.5]), st.sets(box, max_size=10))
 def test_leader_spot_scores_count_as_the_loop(boxes, units, want, radius, taken):
-    assert cm.leader_spot_scores(boxes, units, want, radius, taken) == \
+    assert reckoning.leader_spot_scores(boxes, units, want, radius, taken) == \
         ref_leader_scores(boxes, units, want, radius, taken)
 
 
@@ -461,8 +461,8 @@ def test_wall_answers_kept_by_the_ground_are_the_crossing_worked_out():
 def test_a_leaders_own_box_scores_as_in_the_numpy_pass(here, units, want, radius, taken):
     if len(taken) > 2:
         taken.add(here)                                  # a unit in his box, often enough
-    assert cm.spot_score(here, units, want, radius, taken) == \
-        cm.leader_spot_scores([here], units, want, radius, taken)[0][0]
+    assert reckoning.spot_score(here, units, want, radius, taken) == \
+        reckoning.leader_spot_scores([here], units, want, radius, taken)[0][0]
 
 
 def _melee_outcomes_by_product(battle, ps, penalties):

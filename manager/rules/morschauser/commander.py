@@ -8,7 +8,6 @@ It proposes one action at a time; the driver in manager/autopilot.py executes th
 """
 from __future__ import annotations
 
-import numpy as np
 
 from ...autopilot import read_orders
 from ...errors import IllegalAction
@@ -21,37 +20,9 @@ from .melee import melees
 from .morale import rallyable
 from .movement import EDGE_DIR, contact_facings, leader_cost
 from .moves import move_options
+from .reckoning import (TURN_OFF, around, box_gap, hits_per_die, leader_spot_scores, nearest,
+                        nearest_all, spot_score, turn_off)
 from .tables import FOOT_GUNS, LEADER
-
-
-def _gap(a: Box, b: Box) -> float:
-    dx, dy = abs(a[0] - b[0]), abs(a[1] - b[1])
-    return dx + dy - 0.5 * (dx if dx < dy else dy)     # = box_distance, without a call
-
-
-def nearest(here: Box, boxes: list[Box]) -> Box:
-    hx, hy = here
-    best, best_d = boxes[0], 1e9
-    for bx, by in boxes:
-        dx, dy = abs(hx - bx), abs(hy - by)
-        d = dx + dy - 0.5 * (dx if dx < dy else dy)
-        if d < best_d:
-            best, best_d = (bx, by), d
-    return best
-
-
-def nearest_all(heres: list[Box], boxes: list[Box]) -> list[Box]:
-    """[nearest(h, boxes) for h in heres] in one numpy pass: the same box for each (the
-    distances are whole or half boxes, exact in floats; argmin takes the first of equals
-    as nearest's strict < does)."""
-    if not heres:
-        return []
-    h = np.array(heres, dtype=np.int64)
-    e = np.array(boxes, dtype=np.int64)
-    dx = np.abs(h[:, 0:1] - e[None, :, 0])
-    dy = np.abs(h[:, 1:2] - e[None, :, 1])
-    d = dx + dy - 0.5 * np.minimum(dx, dy)
-    return [boxes[i] for i in d.argmin(axis=1).tolist()]
 
 
 def enemies_of(battle, side: str) -> tuple[list, list[Box]]:
@@ -136,13 +107,13 @@ class Commander:
             mine = b.live_units(self.side)
             heres = [brd.unit_box[u.id] for u in mine]
             for u, here, near in zip(mine, heres, nearest_all(heres, eboxes)):
-                self.nearest[u.id], gap[u.id] = near, _gap(here, near)
+                self.nearest[u.id], gap[u.id] = near, box_gap(here, near)
             self.order = sorted(gap, key=lambda uid: (gap[uid], uid))
             for cid in b.hierarchy.commands_of(self.side):
                 _, obj = self.orders(cid)
                 if obj is None:
                     continue
-                ds = sorted(_gap(brd.unit_box[u], obj) for u in b.hierarchy.units_of(cid)
+                ds = sorted(box_gap(brd.unit_box[u], obj) for u in b.hierarchy.units_of(cid)
                             if not b.units[u].eliminated)
                 if ds:
                     self.front[cid] = ds[len(ds) // 2]
@@ -191,7 +162,7 @@ class Commander:
         if kind == "reserve" or (prof.arm == "artillery" and dist <= max_range(b, u) * 0.75
                                  and self._best_shot(u) is not None):
             return None
-        if kind == "hold" and obj is not None and _gap(here, obj) <= 2 and dist > 4:
+        if kind == "hold" and obj is not None and box_gap(here, obj) <= 2 and dist > 4:
             return None                     # holding, and nobody close enough to strike
         form = self._formation(u, dist)
         if form == "square":
@@ -207,9 +178,9 @@ class Commander:
             return ""
         here = box_of(b, u)
         brd = board(b)
-        horse = [e for e in enemies_of(b, self.side)[1] if _gap(here, e) <= 4
+        horse = [e for e in enemies_of(b, self.side)[1] if box_gap(here, e) <= 4
                  and profile(b.units[brd.box_unit[e]]).arm == "cavalry"]
-        if any(_gap(here, e) <= 2 for e in horse):
+        if any(box_gap(here, e) <= 2 for e in horse):
             return "square" if u.formation != "square" else ""
         if u.formation == "square":
             return "line" if not horse else ""
@@ -244,7 +215,7 @@ class Commander:
         pace = front is not None and goal != near and kind != "withdraw"
         # hold: once at the objective, stay within 2 boxes of it (3 to close with the enemy)
         _, obj = self.orders(b.hierarchy.command_of(u.id))
-        anchor = obj if kind == "hold" and obj is not None and _gap(here, obj) <= 2 else None
+        anchor = obj if kind == "hold" and obj is not None and box_gap(here, obj) <= 2 else None
         artillery = prof.arm == "artillery"
         rng = max_range(b, u) if prof["fire_dice"] else 0
         ideal = min(rng * 0.6, 6)
@@ -261,7 +232,7 @@ class Commander:
                 # so far is passed over (rounding is monotonic, so this skips no winner)
                 if pb is None or pb[3] <= best_score:
                     continue
-                s = pb[0] - 0.3 * _TURN_OFF[d][pb[1]] - (0 if artillery else 0.05 * cost)
+                s = pb[0] - 0.3 * TURN_OFF[d][pb[1]] - (0 if artillery else 0.05 * cost)
                 if pb[2] is not None:
                     s -= pb[2]
                 if s > best_score:
@@ -269,18 +240,18 @@ class Commander:
             if artillery or kind == "withdraw":
                 continue
             for box in r.contact:
-                if anchor and _gap(box, anchor) > 3:
+                if anchor and box_gap(box, anchor) > 3:
                     continue
                 for d in contact_facings(b, u, box):
                     edge = self._melee_edge(u, box, d)
                     if edge is None:
                         continue
-                    s = -_gap(box, goal) * 2 + 3 * edge
+                    s = -box_gap(box, goal) * 2 + 3 * edge
                     if s > best_score:
                         best_score, best = s, (box, d)
         if kind == "withdraw":
             for box, cost in backs.items():
-                s = -_gap(box, goal) * 2
+                s = -box_gap(box, goal) * 2
                 if s > best_score:
                     best_score, best = s, (box, facing_dir(u))
         if best is None:
@@ -290,22 +261,22 @@ class Commander:
 
     @staticmethod
     def _box_score(box, here, anchor, artillery, near, ideal, goal, pace, front):
-        if box == here or (anchor and _gap(box, anchor) > 2):
+        if box == here or (anchor and box_gap(box, anchor) > 2):
             return None
         if artillery:
-            base, want = -abs(_gap(box, near) - ideal), direction_to(box, near)
+            base, want = -abs(box_gap(box, near) - ideal), direction_to(box, near)
         else:
-            base, want = -_gap(box, goal) * 2, direction_to(box, goal)
+            base, want = -box_gap(box, goal) * 2, direction_to(box, goal)
         penalty = None
         if pace:
-            ahead = front - _gap(box, goal)
+            ahead = front - box_gap(box, goal)
             if ahead > 1.5:
                 penalty = 3 * (ahead - 1.5)
         return base, want, penalty, base if penalty is None else base - penalty
 
     def _score_stay(self, u, goal) -> float:
         here = box_of(self.battle, u)
-        return -box_distance(here, goal) * 2 - 0.3 * _turn_off(facing_dir(u), direction_to(here, goal))
+        return -box_distance(here, goal) * 2 - 0.3 * turn_off(facing_dir(u), direction_to(here, goal))
 
     def _melee_edge(self, u, box: Box, d: int):
         """Expected hits dealt minus taken if u attacks from box facing d; None to refuse."""
@@ -374,7 +345,7 @@ class Commander:
                 continue
             spec = fire_spec(b, u, e)
             if spec.dice > 0:
-                per_die = _per_die(spec)
+                per_die = hits_per_die(spec)
                 value = spec.dice * per_die * (1.5 if e.hits <= 2 else 1.0)
                 if best is None or value > best[0]:
                     best = (value, Fire(u.id, e.id))
@@ -395,7 +366,7 @@ class Commander:
         edge = DIRS[EDGE_DIR.get(b.sides[self.side].home_edge, 6)]
         want = (round(cx + edge[0]), round(cy + edge[1]))
         here = box_of(b, leader)
-        if _gap(here, want) <= 1.5 and all(_gap(here, brd.unit_box[u.id]) <= LEADER["radius"]
+        if box_gap(here, want) <= 1.5 and all(box_gap(here, brd.unit_box[u.id]) <= LEADER["radius"]
                                            for u in units):
             return None                     # already where he should be
 
@@ -405,11 +376,11 @@ class Commander:
         def scores(boxes):
             return leader_spot_scores(boxes, spots_of_units, want, radius, brd.box_unit)
         here_score = spot_score(here, spots_of_units, want, radius, brd.box_unit)
-        spots = sorted(scores([bx for bx in _around(want, 2)
-                               if brd.grid.contains(bx) and _gap(here, bx) <= LEADER["move"]]))
+        spots = sorted(scores([bx for bx in around(want, 2)
+                               if brd.grid.contains(bx) and box_gap(here, bx) <= LEADER["move"]]))
         if not spots:                       # too far to reach the spot: ride toward it
-            spots = sorted(scores([bx for bx in _around(here, 4)
-                                   if brd.grid.contains(bx) and _gap(here, bx) <= LEADER["move"]]))
+            spots = sorted(scores([bx for bx in around(here, 4)
+                                   if brd.grid.contains(bx) and box_gap(here, bx) <= LEADER["move"]]))
         for sc, bx in spots[:12]:           # best first; the first he can ride to
             if sc >= here_score - 0.5:
                 return None
@@ -418,51 +389,4 @@ class Commander:
         return None
 
 
-def leader_spot_scores(boxes: list[Box], units: list[Box], want: Box, radius: float,
-                       taken) -> list[tuple[float, Box]]:
-    """(score, box) for each box a leader might ride to, lower better: near the spot he
-    wants, few of his units beyond his radius (3 each), not a box a unit holds. The
-    units beyond are counted for all boxes in one numpy pass (whole and half boxes:
-    exact in floats)."""
-    if not boxes:
-        return []
-    bxs, ups = np.array(boxes, dtype=np.int64), np.array(units, dtype=np.int64)
-    dx = np.abs(bxs[:, None, 0] - ups[None, :, 0])
-    dy = np.abs(bxs[:, None, 1] - ups[None, :, 1])
-    far = ((dx + dy - 0.5 * np.minimum(dx, dy)) > radius).sum(axis=1).tolist()
-    return [(_gap(box, want) + 3 * f + (1 if box in taken else 0), box)
-            for box, f in zip(boxes, far)]
-
-
-def spot_score(box: Box, units: list[Box], want: Box, radius: float, taken) -> float:
-    """leader_spot_scores for one box (his own): the same sum by plain arithmetic (whole
-    and half boxes, exact in floats) without numpy's cost for a single row."""
-    far = sum(1 for ub in units if _gap(box, ub) > radius)
-    return _gap(box, want) + 3 * far + (1 if box in taken else 0)
-
-
-def _per_die(spec) -> float:
-    """Expected hits of one die of the volley; a few kinds of volley recur all battle."""
-    key = (spec.to_hit, spec.modifier, spec.double_at)
-    got = _PER_DIE.get(key)
-    if got is None:
-        got = _PER_DIE[key] = sum(spec.hits_for(f) for f in range(1, 7)) / 6
-    return got
-
-
-_PER_DIE: dict[tuple, float] = {}
-
-
-def _around(centre: Box, radius: int):
-    for dx in range(-radius, radius + 1):
-        for dy in range(-radius, radius + 1):
-            yield (centre[0] + dx, centre[1] + dy)
-
-
-def _turn_off(a: int, b: int) -> int:
-    diff = (b - a) % 8
-    return min(diff, 8 - diff)
-
-
-_TURN_OFF = tuple(tuple(_turn_off(a, b) for b in range(8)) for a in range(8))
 _UNSEEN = object()

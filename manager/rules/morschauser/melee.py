@@ -14,7 +14,7 @@ from fractions import Fraction
 from ...actions import need
 from ...events import MeleeResolved
 from ...grid import direction_to, front_boxes, step
-from ...odds import Dist, Odds, OddsLine, compare
+from ...odds import Dist, Odds, OddsLine
 from .board import army_trait, board, bombarding, box_of, facing_dir, in_stream, profile
 from .morale import fall_back, fall_back_penalty, leader_checks, settle, take_hits
 from .movement import is_shaken, terrain_refusal
