@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import (QAbstractItemView, QDockWidget, QGridLayout, QHBoxLayout, QInputDialog,
-                               QMenu, QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QDockWidget, QGridLayout, QInputDialog,
+                               QMenu, QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
+                               QWidget)
 
 from manager.arrival_edit import SetArrival
 from manager.editor_actions import AddCommand, ReassignUnit, RemoveUnit, RenameCommand

@@ -16,12 +16,13 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDockWidget, QGridLayout, Q
 from manager.autopilot import Autopilot
 from manager.errors import BerthierError
 from manager.game_actions import (ChangeFormation, Charge, ChooseInitiative, EndPhase, Fire,
-                                  Rally, ResolveMelee, StartBattle)
+                                  StartBattle)
 
 from ..widgets import fit_rows, scrolled
 from ..wording import action_text
 from .choices_box import ChoicesBox
 from .odds_view import odds_html
+from .order_menu import order_menu
 
 
 def result_text(b) -> str:
@@ -135,9 +136,9 @@ class TurnDock(QDockWidget):
         lay.addStretch(1)
         # a long melee or order list scrolls inside the dock instead of growing the window
         self.setWidget(scrolled(body))
-        self._order = None             # (kind, context) of the orders panel
+        self._menu = None              # the orders panel's OrderMenu
         doc.changed.connect(self.sync)
-        doc.selection_changed.connect(self._sync_orders)
+        doc.selection_changed.connect(lambda *_: self._sync_orders(reselected=True))
         self.sync()
 
     def _button(self, row, text, slot, tip) -> QPushButton:
@@ -219,7 +220,7 @@ class TurnDock(QDockWidget):
         self._sync_orders()
 
     # ---- the orders panel: what the selection may do in this phase ---------------------------
-    def _sync_orders(self) -> None:
+    def _sync_orders(self, reselected: bool = False) -> None:
         b, rs, st = self.doc.shown, self.doc.ruleset, self.doc.shown.state
         item = self.choices.currentItem()
         keep = (self._order, item.data(Qt.UserRole)) if item is not None else None
@@ -228,33 +229,13 @@ class TurnDock(QDockWidget):
         self._clear_joiners()
         self.formation.setVisible(False)
         self.odds.setText("")
-        self._order = None
+        self._menu = None
         if not st.started or st.over or self.doc.preview is not None:
             self.orders.setVisible(False)
             self.aim.emit("", "")
             return
-        allowed = rs.phase(st.phase).actions
-        sel = self.doc.selection[0] if len(self.doc.selection) == 1 else None
-        unit = b.units.get(sel) if sel else None
-        leader = b.leaders.get(sel) if sel else None
-        if "ChooseInitiative" in allowed:
-            self._initiative_orders(b)
-        elif "ResolveMelee" in allowed and (rs.melees(b) or not {"Fire", "Charge"} & allowed):
-            self._melee_orders(b, rs)
-        elif "Fire" in allowed and unit is not None and unit.side == st.active:
-            self._fire_orders(b, unit, "ChangeFormation" in allowed)
-            if "Charge" in allowed:              # rulesets where a unit shoots or charges
-                self._charge_choices(b, unit)
-        elif "Rally" in allowed and leader is not None and leader.side == st.active:
-            self._rally_orders(b, leader)
-        elif "Charge" in allowed and unit is not None and unit.side == st.active:
-            self._targets(b, unit, "charge", "charge", Charge,
-                          f"(no enemy {unit.name} may charge: drag it to move)")
-        elif "Rally" in allowed and unit is not None and unit.side == st.active:
-            self._unit_rally_orders(b, unit)
-        elif "ChangeFormation" in allowed and unit is not None and unit.side == st.active:
-            self._formation_orders(unit)
-        else:
+        menu = order_menu(self.doc, b, rs, self.doc.selection)
+        if menu is None:
             self.order_title.setText("Select one of your pieces on the map or in the list "
                                      "above to give it an order; drag a unit to move it.")
             self.aim.emit("", "")
@@ -262,121 +243,42 @@ class TurnDock(QDockWidget):
             self.choices.setVisible(False)       # no order yet: no empty list to puzzle over
             self.orders.setVisible(True)
             return
+        self._menu = menu
+        self.order_title.setText(menu.title)
+        for label, ref in menu.items:
+            it = QListWidgetItem(label)
+            it.setData(Qt.UserRole, ref)
+            self.choices.addItem(it)
+        if not menu.items:
+            self.choices.addItem(menu.empty)
+        if menu.formations:
+            self.formation.clear()
+            self.formation.addItem("change formation to…", "")
+            for f in menu.formations:
+                self.formation.addItem(f, f)
+            self.formation.setVisible(True)
+            self.formation.setCurrentIndex(0)
         self.orders.setVisible(True)
         self.choices.setVisible(True)
         self.resolve_btn.setVisible(True)
-        if self.choices.count():
-            self.choices.setCurrentRow(0)
-            for i in range(self.choices.count()):   # the same order stays picked (a choice
-                it = self.choices.item(i)            # taken for it re-draws the panel)
-                if keep is not None and keep == (self._order, it.data(Qt.UserRole)):
-                    self.choices.setCurrentItem(it)
+        refs = [self.choices.item(i).data(Qt.UserRole) for i in range(self.choices.count())]
+        # a piece picked on the map picks its melee; else the same order stays picked (a
+        # choice taken for it re-draws the panel); else the first
+        row = 0
+        if reselected and menu.pick is not None and menu.pick in refs:
+            row = refs.index(menu.pick)
+        elif keep is not None and keep[0] == self._order and keep[1] in refs:
+            row = refs.index(keep[1])
+        elif menu.pick is not None and menu.pick in refs:
+            row = refs.index(menu.pick)
+        self.choices.setCurrentRow(row)
         fit_rows(self.choices, 7)
         self._show_odds()
 
-    def _fire_orders(self, b, unit, formations: bool) -> None:
-        self._targets(b, unit, "fire", "fire at", Fire, "(no target in range, arc and sight)")
-        if formations and len(self.doc.ruleset.formations) > 1 and unit.moved == 0:
-            self.formation.clear()
-            self.formation.addItem("change formation to…", "")
-            for f in self.doc.ruleset.formations:
-                if f != unit.formation and not self.doc.check(ChangeFormation(unit.id, f)):
-                    self.formation.addItem(f, f)
-            self.formation.setVisible(self.formation.count() > 1)
-            self.formation.setCurrentIndex(0)
-
-    def _targets(self, b, unit, kind: str, verb: str, action_cls, empty: str = "") -> None:
-        """Orders against an enemy unit (a charge, say): the legal targets, with odds."""
-        self._order = (kind, unit.id)
-        self.order_title.setText(f"<b>{unit.name}</b>: {verb}")
-        for t in b.live_units(b.enemy_of(unit.side)):
-            if not self.doc.check(action_cls(unit.id, t.id)):
-                item = QListWidgetItem(f"{t.name} ({t.hits}/{t.max_hits})")
-                item.setData(Qt.UserRole, t.id)
-                self.choices.addItem(item)
-        if not self.choices.count():
-            self.choices.addItem(empty or f"(no enemy {unit.name} may {verb})")
-
-    def _charge_choices(self, b, unit) -> None:
-        """Charge targets added to a fire list: the item's data says which order."""
-        if self.choices.count() == 1 and self.choices.item(0).data(Qt.UserRole) is None:
-            self.choices.clear()                 # drop the "(no target ...)" line
-        for t in b.live_units(b.enemy_of(unit.side)):
-            if not self.doc.check(Charge(unit.id, t.id)):
-                item = QListWidgetItem(f"charge {t.name} ({t.hits}/{t.max_hits})")
-                item.setData(Qt.UserRole, f"charge:{t.id}")
-                self.choices.addItem(item)
-        self.order_title.setText(f"<b>{unit.name}</b>: fire at, or charge")
-
-    def _unit_rally_orders(self, b, unit) -> None:
-        """Rulesets where each unit checks to rally: with or without a general's influence."""
-        self._order = ("rally_unit", unit.id)
-        self.order_title.setText(f"<b>{unit.name}</b>: rally check")
-        if not self.doc.check(Rally("", unit.id)):
-            item = QListWidgetItem("by its own officers")
-            item.setData(Qt.UserRole, "-")
-            self.choices.addItem(item)
-            for l in b.live_leaders(unit.side):
-                if not self.doc.check(Rally(l.id, unit.id)):
-                    item = QListWidgetItem(f"with {l.name}'s influence (quality {l.quality})")
-                    item.setData(Qt.UserRole, l.id)
-                    self.choices.addItem(item)
-        if not self.choices.count():
-            self.choices.addItem(f"({unit.name} has no rally check to take)")
-
-    def _formation_orders(self, unit) -> None:
-        self._order = ("formation", unit.id)
-        self.order_title.setText(f"<b>{unit.name}</b>: change formation (or drag it to move)")
-        for f in self.doc.ruleset.formations:
-            if f != unit.formation and not self.doc.check(ChangeFormation(unit.id, f)):
-                item = QListWidgetItem(f.replace("_", " "))
-                item.setData(Qt.UserRole, f)
-                self.choices.addItem(item)
-        if not self.choices.count():
-            self.choices.addItem("(no formation change possible now)")
-
-    def _initiative_orders(self, b) -> None:
-        """The winner of the initiative chooses to go first or second (Next phase keeps
-        the order as it stands)."""
-        st = b.state
-        self._order = ("initiative", None)
-        chooser = b.sides[st.active].name if st.active in b.sides else "The winner"
-        now = " then ".join(b.sides[s].name for s in st.order if s in b.sides)
-        self.order_title.setText(f"<b>Initiative</b>: {chooser} chooses who goes first "
-                                 f"(now: {now}); Resolve to choose, Next phase to go on")
-        for sid, side in b.sides.items():
-            if not self.doc.check(ChooseInitiative(sid)):
-                first = "go first" if sid == st.active else "go second"
-                item = QListWidgetItem(f"{chooser}: {first} ({side.name} moves first)")
-                item.setData(Qt.UserRole, sid)
-                self.choices.addItem(item)
-        if not self.choices.count():
-            self.choices.addItem("(the order is fixed this turn)")
-
-    def _melee_orders(self, b, rs) -> None:
-        self._order = ("melee", None)
-        self.order_title.setText("<b>Melees to resolve</b> (pick one; tick defenders who join)")
-        for m in rs.melees(b):
-            d = b.units.get(m.defender) or b.leaders.get(m.defender)
-            names = ", ".join(b.units[a].name for a in m.attackers)
-            item = QListWidgetItem(f"{names} → {d.name}")
-            item.setData(Qt.UserRole, m.defender)
-            self.choices.addItem(item)
-            if m.defender in self.doc.selection or set(m.attackers) & set(self.doc.selection):
-                self.choices.setCurrentItem(item)
-        if not self.choices.count():
-            self.choices.addItem("(no melee this phase)")
-
-    def _rally_orders(self, b, leader) -> None:
-        self._order = ("rally", leader.id)
-        self.order_title.setText(f"<b>{leader.name}</b>: rally")
-        for u in b.live_units(leader.side):
-            if not self.doc.check(Rally(leader.id, u.id)):      # the rules say who
-                item = QListWidgetItem(f"{u.name} ({u.hits}/{u.max_hits})")
-                item.setData(Qt.UserRole, u.id)
-                self.choices.addItem(item)
-        if not self.choices.count():
-            self.choices.addItem("(no unit of his within reach needs rallying)")
+    @property
+    def _order(self):
+        """(kind, who) of the orders panel, or None."""
+        return (self._menu.kind, self._menu.who) if self._menu is not None else None
 
     def _clear_joiners(self) -> None:
         while self.joiners_lay.count():
@@ -387,26 +289,10 @@ class TurnDock(QDockWidget):
 
     def current_action(self):
         item = self.choices.currentItem()
-        ref = item.data(Qt.UserRole) if item else None
-        if not self._order or not ref:
+        if self._menu is None or item is None:
             return None
-        kind, who = self._order
-        if isinstance(ref, str) and ref.startswith("charge:"):
-            return Charge(who, ref.split(":", 1)[1])
-        if kind == "fire":
-            return Fire(who, ref)
-        if kind == "rally":
-            return Rally(who, ref)
-        if kind == "charge":
-            return Charge(who, ref)
-        if kind == "rally_unit":
-            return Rally("" if ref == "-" else ref, who)
-        if kind == "formation":
-            return ChangeFormation(who, ref)
-        if kind == "initiative":
-            return ChooseInitiative(ref)
         joined = tuple(box.property("uid") for box in self.joiners if box.isChecked())
-        return ResolveMelee(ref, joined)
+        return self._menu.action(item.data(Qt.UserRole), joined)
 
     def _show_odds(self) -> None:
         if self._order and self._order[0] == "melee":
