@@ -60,7 +60,7 @@ class Files:
             return False
         self.w.set_document(doc)
         self.w.settings.add_recent(path)
-        self.w._recent_menu()
+        self.w.refresh_recent()
         record = doc.record
         if locked:
             self.w.show_error("Opened read-only", f"{locked}.\n\nIt is open here read-only: "
@@ -127,7 +127,7 @@ class Files:
             doc.path = path
         doc.undo_stack.setClean()
         self.w.settings.add_recent(path)
-        self.w._recent_menu()
+        self.w.refresh_recent()
         self.w._refresh()
         note = " (positions and strengths as they stand)" if doc.battle.state.started else ""
         self.w.statusBar().showMessage(f"Saved {path.name}{note}", 6000)
@@ -166,7 +166,7 @@ class Files:
         doc.path = path
         doc.undo_stack.setClean()
         self.w.settings.add_recent(path)
-        self.w._recent_menu()
+        self.w.refresh_recent()
         self.w._refresh()
         self.w.statusBar().showMessage(f"Saved {path.name}: from now on every action is "
                                        f"saved as it is taken", 8000)

@@ -5,15 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
+from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import (QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox,
-                               QToolBar, QUndoView)
+                               QUndoView)
 
+from manager.store.autosave import Autosave
 
-from .battlefield.paint_tools import BrushTool, PlaceTool, PointTool, PolylineTool
-from .battlefield.ruler import RulerTool
 from .battlefield.scene import BattleScene
-from .battlefield.tools import SelectTool
 from .battlefield.view import BattleView
 from .clipboard import UnitClipboard
 from .dice_dialog import ask_faces
@@ -22,15 +20,12 @@ from .docks.oob_dock import OobDock
 from .docks.properties_dock import PropertiesDock
 from .docks.tableside_dock import TableSideDock
 from .docks.turn_dock import TurnDock
-from manager.store.autosave import Autosave
-
 from .document import Document
 from .files import Files
-from .library_menu import LibraryMenu
+from .menus import TOOLS, add_action, build_menus, fill_recent_menu
 from .settings import AppSettings
 from .wording import place
 
-TOOLS = (SelectTool, RulerTool, PlaceTool, BrushTool, PolylineTool, PointTool)
 MEASURING = ("select", "ruler")       # tools that change nothing: on during the battle
 
 
@@ -50,7 +45,7 @@ class MainWindow(QMainWindow):
         self.view.zoom_changed.connect(lambda z: self.zoom_label.setText(f"{z:.1f} px/inch"))
         self.files = Files(self)
         self._record_error = None
-        self._build_menus()
+        build_menus(self)
         geometry, state = self.settings.window()
         self.first_launch = geometry is None
         if geometry is not None:
@@ -191,92 +186,7 @@ class MainWindow(QMainWindow):
 
     # ---- menus and tool bars ----------------------------------------------------------------
     def _action(self, menu, text, slot, shortcut=None, tip="", checkable=False) -> QAction:
-        a = QAction(text, self)
-        if shortcut:
-            a.setShortcuts([QKeySequence(s) for s in (shortcut if isinstance(shortcut, tuple) else (shortcut,))])
-        a.setStatusTip(tip)
-        a.setCheckable(checkable)
-        a.triggered.connect(slot)
-        menu.addAction(a)
-        return a
-
-    def _build_menus(self) -> None:
-        mb = self.menuBar()
-        f = mb.addMenu("&File")
-        self._action(f, "&New battle…", lambda: self.new_battle(), QKeySequence.New,
-                     "An empty table: rules, size, grid, the two sides and their home edges")
-        self._action(f, "&Open…", self.open_dialog, QKeySequence.Open,
-                     "Open a battle (.berthier) or a scenario (.toml)")
-        self.recent_menu = f.addMenu("Open &recent")
-        self._action(f, "&Save", self.save, QKeySequence.Save)
-        self._action(f, "Save battle &as…", lambda: self.files.save_battle_as(), QKeySequence.SaveAs,
-                     "The whole game, log and dice, saved action by action from now on")
-        self._action(f, "Save as &scenario…", self.save_as, None,
-                     "Positions and strengths as they stand, as a scenario to share")
-        f.addSeparator()
-        self._action(f, "After-action &report…", lambda: self.files.export_report(), None,
-                     "Write the report of this battle as PDF or HTML")
-        self._action(f, "&Print report…", self._print_report, "Ctrl+P")
-        self._action(f, "Roster s&heets…", lambda: self.files.export_rosters(), None,
-                     "A sheet per command to print: units with tally boxes, leader, Shaken at")
-        self._action(f, "&Import order of battle…", lambda: self.import_oob(), None,
-                     "Read orders of battle as people write them and add their armies")
-        self._action(f, "Open &campaign…", lambda: self.open_campaign(), None,
-                     "Show a campaign's ledger and book this battle into it")
-        f.addSeparator()
-        from .network import Network
-        self.network = Network(self, f)
-        f.addSeparator()
-        self._action(f, "&Quit", self.close, QKeySequence.Quit)
-        e = mb.addMenu("&Edit")
-        self.undo_action = self._action(e, "&Undo", lambda: self.doc.undo_stack.undo(), QKeySequence.Undo)
-        self.redo_action = self._action(e, "&Redo", lambda: self.doc.undo_stack.redo(),
-                                        ("Ctrl+Shift+Z", "Ctrl+Y"))
-        e.addSeparator()
-        self._action(e, "&Copy", lambda: self.clipboard.copy(), QKeySequence.Copy)
-        self._action(e, "&Paste", lambda: self.clipboard.paste(self._paste_at()), QKeySequence.Paste)
-        self._action(e, "&Delete", self.delete_selection, (QKeySequence.Delete, "Backspace"))
-        self._action(e, "Select &all units", self.select_all, QKeySequence.SelectAll)
-        self._action(e, "Arrives &later…", self.edit_arrival, "Ctrl+Shift+L",
-                     "The selected command, unit or leader comes on during the battle: "
-                     "turn, die roll, entry")
-        e.addSeparator()
-        self.library = LibraryMenu(self)
-        self.library.build(e)
-        e.addSeparator()
-        self.correction_action = self._action(
-            e, "Umpire &correction mode", self._correction_mode, "Ctrl+Shift+U",
-            "During the battle: edit the table (place, paint, delete, drag a piece anywhere); "
-            "each edit is logged as an umpire correction", True)
-        v = mb.addMenu("&View")
-        self._action(v, "Zoom &in", lambda: self.view.zoom_by(1.25), (QKeySequence.ZoomIn, "Ctrl+="))
-        self._action(v, "Zoom &out", lambda: self.view.zoom_by(0.8), QKeySequence.ZoomOut)
-        self._action(v, "&Fit the table", self.view.fit_table, "Ctrl+0")
-        self.docks_menu = v.addMenu("&Panels")
-        t = mb.addMenu("&Tools")
-        self.tool_bar = QToolBar("Tools")
-        self.tool_bar.setObjectName("ToolsBar")
-        self.addToolBar(self.tool_bar)
-        self.tool_group = QActionGroup(self)
-        self.tool_actions = {}
-        for cls in TOOLS:
-            a = self._action(t, cls.label, lambda _c=False, n=cls.name: self.use_tool(n), cls.shortcut,
-                             cls.tip, True)
-            a.setToolTip(f"{cls.label} ({cls.shortcut}): {cls.tip}")
-            self.tool_group.addAction(a)
-            self.tool_bar.addAction(a)
-            self.tool_actions[cls.name] = a
-        self.options_bar = QToolBar("Tool options")
-        self.options_bar.setObjectName("ToolOptionsBar")
-        self.addToolBar(self.options_bar)
-        g = mb.addMenu("&Game")
-        self._action(g, "&Start the battle", lambda: self.docks["TurnDock"].start())
-        self._action(g, "&Resolve the order", lambda: self.docks["TurnDock"].resolve(), "Ctrl+R")
-        self._action(g, "&Next phase", lambda: self.docks["TurnDock"].next_phase(), "Ctrl+N")
-        self._action(g, "&Auto: play this phase", lambda: self.docks["TurnDock"].auto_phase(), "Ctrl+Shift+A")
-        self._action(g, "Turn &left", lambda: self.tools["select"].turn_selected(-self.tools["select"].turn_step), "Q")
-        self._action(g, "Turn ri&ght", lambda: self.tools["select"].turn_selected(self.tools["select"].turn_step), "E")
-        self._recent_menu()
+        return add_action(self, menu, text, slot, shortcut, tip, checkable)
 
     def _bind_undo(self) -> None:
         stack = self.doc.undo_stack
@@ -291,23 +201,8 @@ class MainWindow(QMainWindow):
         for dock in self.docks.values():
             self.docks_menu.addAction(dock.toggleViewAction())
 
-    def _recent_menu(self) -> None:
-        from datetime import datetime
-
-        from .files import autosaved_battles
-        self.recent_menu.clear()
-        for path in self.settings.recent():
-            self.recent_menu.addAction(Path(path).name, lambda p=path: self.open_path(p)).setStatusTip(path)
-        autosaved = autosaved_battles()
-        if autosaved:
-            self.recent_menu.addSeparator()
-            sub = self.recent_menu.addMenu("&Autosaved battles (never named)")
-            for path in autosaved:
-                when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%d %b %H:%M")
-                stem = path.stem.rsplit("-", 2)[0]
-                sub.addAction(f"{stem}, last action {when}",
-                              lambda p=str(path): self.open_path(p)).setStatusTip(str(path))
-        self.recent_menu.setEnabled(bool(self.settings.recent() or autosaved))
+    def refresh_recent(self) -> None:
+        fill_recent_menu(self)
 
     def offer_unnamed(self):
         """At launch: the last game begun from a scenario and never named, offered back."""
@@ -429,7 +324,7 @@ class MainWindow(QMainWindow):
         if isinstance(record, Autosave) and record.path is not None and not self.doc.is_battle_file:
             if self.settings.unnamed() != str(record.path):
                 self.settings.set_unnamed(record.path)    # offered back at the next launch
-                self._recent_menu()
+                self.refresh_recent()
         error = self.doc.record_error
         if error and error != self._record_error:
             self._record_error = error

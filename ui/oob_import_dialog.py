@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog,
                                QFormLayout, QHBoxLayout, QLabel, QListWidget, QPushButton,
                                QSpinBox, QTabWidget, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
