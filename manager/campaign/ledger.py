@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..errors import StoreError
-from ..store import sqlite_file
+from ..store import opening, sqlite_file
 from ..store.lock import WriteLock
 from ..store.scenario_rows import (add_traits_column, battle_from_rows, create_tables,
                                    write_scenario)
@@ -128,7 +128,7 @@ class Campaign:
     def open(cls, path) -> "Campaign":
         """Open to book battles and replacements: one writer at a time (a lock). The whole
         file is checked on a copy first; a refused file is left as it was."""
-        opened = sqlite_file.open_file(path, CAMPAIGN_SCHEMA, accept=lambda db: check_rows(db, path))
+        opened = opening.open_file(path, CAMPAIGN_SCHEMA, accept=lambda db: check_rows(db, path))
         return cls(opened.db, path, opened.lock)
 
     @classmethod

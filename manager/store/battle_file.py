@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..errors import BerthierError, StoreError
 from ..session import LogEntry, Session
-from . import sqlite_file
+from . import opening, sqlite_file
 from .battle_schema import BATTLE_SCHEMA, ENTRY_COLUMNS
 from .lock import WriteLock
 from .lock import holder as lock_holder
@@ -245,7 +245,7 @@ def open_battle(path, read_only: bool = False) -> BattleFile:
             raise
         return BattleFile(db, path, session, drift=drift, read_only=True,
                           holder=lock_holder(path))
-    opened = sqlite_file.open_file(path, BATTLE_SCHEMA, accept=lambda copy: read_session(copy, path))
+    opened = opening.open_file(path, BATTLE_SCHEMA, accept=lambda copy: read_session(copy, path))
     session, drift = opened.accepted
     return BattleFile(opened.db, path, session, opened.backup, drift, lock=opened.lock)
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .. import editor_actions as ea
 from ..errors import StoreError
-from . import sqlite_file
+from . import opening, sqlite_file
 
 FLAGS = ("guard", "fixed", "sharpshooters")
 
@@ -48,7 +48,7 @@ class OobLibrary:
         self.path = Path(path) if path else data_dir() / "oob-library.berthier-lib"
         if self.path.exists():
             # no lock: each command opens, writes one entry and closes
-            self.db = sqlite_file.open_file(self.path, LIBRARY_SCHEMA, locked=False).db
+            self.db = opening.open_file(self.path, LIBRARY_SCHEMA, locked=False).db
         else:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite_file.create(self.path, LIBRARY_SCHEMA, {})

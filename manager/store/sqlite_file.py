@@ -5,7 +5,8 @@ Berthier's, of another kind (a campaign opened as a battle), from a newer Berthi
 fails integrity_check, or holds schema objects Berthier did not make (a trigger could
 rewrite the log as it is played). All of that is judged on an in-memory copy
 (`snapshot`), so a file that is only read is never written. An accepted older file is
-copied to `<name>.v<N>.bak`, upgraded on the copy, and renamed into place in one step.
+copied to `<name>.v<N>.bak`, upgraded on the copy, and renamed into place in one step
+(opening.py).
 """
 from __future__ import annotations
 
@@ -43,7 +44,7 @@ def _uri(path: Path, mode: str) -> str:
     return f"file:{quote(str(path.resolve()))}?{mode}"
 
 
-def _header(path: Path, kind: str) -> None:
+def check_header(path: Path, kind: str) -> None:
     """The first checks, on the raw bytes: is this an SQLite file at all."""
     try:
         with path.open("rb") as fh:
@@ -143,7 +144,7 @@ def inspect(path, kind_or_schema) -> int:
     """The schema version of a Berthier file of this kind, or StoreError; never writes."""
     path = Path(path)
     schema = _schema(kind_or_schema)
-    _header(path, schema.kind)
+    check_header(path, schema.kind)
     conn = snapshot(path)
     try:
         return _check(conn, path, schema)
@@ -155,7 +156,7 @@ def read_copy(path, schema: Schema, live: bool | None = None) -> tuple[sqlite_ut
     """The whole file checked and copied into memory, upgraded there if older:
     (db, the file's own schema version). Nothing on disk is touched."""
     path = Path(path)
-    _header(path, schema.kind)
+    check_header(path, schema.kind)
     conn = snapshot(path, live)
     try:
         version = _check(conn, path, schema)
@@ -301,90 +302,6 @@ def _migrate(db, version: int, schema: Schema) -> None:
         for v in range(version, schema.version):
             schema.migrations[v](db)
             db.execute(f"PRAGMA user_version = {v + 1}")
-
-
-def open_file(path, schema: Schema, accept=None, locked: bool = True) -> "Opened":
-    """Open a file for writing, or refuse it with nothing on disk changed.
-
-    The whole file is judged on an in-memory copy first (upgraded there if older), and
-    `accept(copy)` may refuse it too (a battle's log must replay). Only then is the write
-    lock taken, the original copied to `NAME.v<N>.bak` and the upgraded copy renamed into
-    place in one step. Returns the read-write db, the backup, the lock and what `accept`
-    returned."""
-    path = Path(path)
-    _header(path, schema.kind)
-    wl = lock.WriteLock.acquire(path) if locked else None
-    try:
-        copy, version = read_copy(path, schema, live=False if locked else None)
-        try:
-            accepted = accept(copy) if accept else None
-            backup = None
-            if version < schema.version:
-                backup = _backup(path, path.with_name(f"{path.name}.v{version}.bak"))
-                _replace_with(path, copy)
-        finally:
-            copy.close()
-        db = connect(path)
-    except BaseException:
-        if wl is not None:
-            wl.release()
-        raise
-    return Opened(db, str(backup) if backup else None, wl, accepted)
-
-
-@dataclass
-class Opened:
-    db: sqlite_utils.Database
-    backup: str | None
-    lock: "lock.WriteLock | None"
-    accepted: object = None
-
-
-def _replace_with(path: Path, copy: sqlite_utils.Database) -> None:
-    """The upgraded copy written beside the file, then renamed over it in one step."""
-    tmp = temp_name(path, ".upgrade")
-    try:
-        dst = sqlite3.connect(str(tmp))
-        try:
-            copy.conn.backup(dst)
-        finally:
-            dst.close()
-        with open(tmp, "rb+") as fh:
-            os.fsync(fh.fileno())
-        place(tmp, path, replace=True)
-    except (sqlite3.Error, OSError) as exc:
-        raise StoreError(f"{path}: upgrading failed ({plain(exc)}); the file is unchanged") from None
-    finally:
-        remove_with_sidecars(tmp)
-
-
-def _backup(path: Path, target: Path) -> Path:
-    """A copy of the file as it is: bytes when nothing is pending, else the committed
-    content (a WAL left by a crash folded in)."""
-    n = 1
-    while target.exists():
-        target = target.with_name(f"{path.name}.v-backup{n}.bak")
-        n += 1
-    wal = path.with_name(path.name + "-wal")
-    tmp = temp_name(target, ".part")
-    try:
-        if not (wal.exists() and wal.stat().st_size > 0):
-            shutil.copyfile(path, tmp)
-        else:
-            src = snapshot(path, live=False)
-            dst = sqlite3.connect(str(tmp))
-            try:
-                src.backup(dst)
-            finally:
-                src.close()
-                dst.close()
-        place(tmp, target, replace=False)
-    except (sqlite3.Error, OSError, StoreError) as exc:
-        raise StoreError(f"{path}: cannot make the backup copy {target} before upgrading "
-                         f"({exc}); nothing was changed") from None
-    finally:
-        remove_with_sidecars(tmp)
-    return target
 
 
 def _schema(kind_or_schema) -> Schema:
