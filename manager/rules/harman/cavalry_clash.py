@@ -11,12 +11,17 @@ from .tactical import Effect, count, rout, step_back, suffer, throw
 from .close_combat import cc_dice, extra_flags, sabres_and_flags
 
 
+def _charge_throw(battle, a, d, dice, events) -> tuple:
+    """The charging horse's close-combat throw: (its faces, Sabres, Flags with the
+    skirmishers' this turn, the defender's quality)."""
+    faces = throw(battle, a, cc_dice(battle, a, d), f"charge on {d.name}", dice, events)
+    return faces, count(faces, SABRE), count(faces, FLAG) + extra_flags(battle, d), quality(d)
+
+
 def cavalry_clash(battle, aid, did, origin, dice) -> list:
     events: list = []
     a, d = battle.units[aid], battle.units[did]
-    faces = throw(battle, a, cc_dice(battle, a, d), f"charge on {d.name}", dice, events)
-    sabres, flags = count(faces, SABRE), count(faces, FLAG) + extra_flags(battle, d)
-    q = quality(d)
+    faces, sabres, flags, q = _charge_throw(battle, a, d, dice, events)
     if flags >= q:
         events.append(Effect(d.name, "breaks before the charge"))
         suffer(battle, did, sabres, flags, count(faces, OFFICER), dice, events, box(battle, a))
@@ -87,9 +92,7 @@ def _pass_through(battle, aid, did, origin, events) -> None:
 def cavalry_on_foot(battle, aid, did, origin, dice) -> list:
     events: list = []
     a, d = battle.units[aid], battle.units[did]
-    faces = throw(battle, a, cc_dice(battle, a, d), f"charge on {d.name}", dice, events)
-    sabres, flags = count(faces, SABRE), count(faces, FLAG) + extra_flags(battle, d)
-    q = quality(d)
+    faces, sabres, flags, q = _charge_throw(battle, a, d, dice, events)
     guns = utype(d).endswith("artillery")
     if d.formation == "square":
         if flags >= q:

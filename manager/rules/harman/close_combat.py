@@ -112,12 +112,7 @@ def _give_ground(battle, aid, did, events) -> None:
         battle.mark_unit(did, retiring=True)
         if not step_back(battle, did, box(battle, battle.units[aid]), events):
             rout(battle, did, events, "nowhere to retire: routs")
-    if not battle.units[aid].eliminated and sq not in occupants(battle):
-        x, y = centre(battle, sq)
-        for l in generals_with(battle, battle.units[aid]):
-            battle.update_leader(l.id, x=x, y=y)
-        battle.update_unit(aid, x=x, y=y)
-        events.append(Effect(battle.units[aid].name, f"occupies square {sq}"))
+    _occupy(battle, aid, sq, events)
 
 
 def engage(battle, aid, did) -> None:
