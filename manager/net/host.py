@@ -301,28 +301,14 @@ class Host(Seats):
         elif kind == "undo":
             self._ask_undo(seat, msg)
         elif kind == "claim":
-            why = self._claim_problem(seat.id, set(msg["commands"]))
-            if why:
-                self._answer_claim(seat, msg, why)
-            else:
-                self._take(seat, set(msg["commands"]))
-                self._answer_claim(seat, msg, "")
-                self._send_acting()
+            self._claim(seat, msg)
         elif kind == "release":
-            for cid in msg["commands"]:
-                if self.claims.get(cid) == seat.id:
-                    del self.claims[cid]
-                    seat.commands.discard(cid)
-            self._answer_claim(seat, msg, "")
-            self._maybe_end_phase()
+            self._release(seat, msg)
         elif kind == "hello":           # a protocol error: one hello per connection
             self._malformed(seat, peer, "hello: this connection has already joined; a "
                                         "laptop says hello once, then reconnects to join again")
         elif kind == "leave":
-            for cid in list(seat.commands):
-                self.claims.pop(cid, None)
-            seat.commands.clear()
-            self._maybe_end_phase()
+            self._leave(seat)
 
     def _malformed(self, seat: Seat, peer: str, reason: str) -> None:
         """Refused with the reason, logged, counted towards closing the connection."""
@@ -330,17 +316,6 @@ class Host(Seats):
         log.warning("malformed message from %s (%s): %s", seat.name, peer, reason)
         self._emit("malformed", laptop=seat.name, reason=reason)
         self._send(seat, "error", reason=reason, fatal=False)
-
-    def _answer_claim(self, seat: Seat, msg: dict, why: str) -> None:
-        ident = {"id": msg["id"]} if "id" in msg else {}
-        if why:
-            log.info("refused a claim from %s (%s): %s", seat.name, seat.peer, why)
-            if ident:
-                self._send(seat, "refused", reason=why, head=len(self.session.entries), **ident)
-            else:
-                self._send(seat, "error", reason=why, fatal=False)
-        else:
-            self._send(seat, "claimed", commands=sorted(seat.commands), **ident)
 
     def _act(self, seat: Seat, msg: dict) -> None:
         s, action, at, ident = self.session, msg["action"], msg["index"], msg["id"]

@@ -131,3 +131,37 @@ class Seats:
         seat.commands |= wanted
         self.seats[seat.id] = seat
 
+    # ---- a laptop's claim messages (the host's _receive passes them here) ----------------
+    def _claim(self, seat: Seat, msg: dict) -> None:
+        why = self._claim_problem(seat.id, set(msg["commands"]))
+        if why:
+            self._answer_claim(seat, msg, why)
+        else:
+            self._take(seat, set(msg["commands"]))
+            self._answer_claim(seat, msg, "")
+            self._send_acting()
+
+    def _release(self, seat: Seat, msg: dict) -> None:
+        for cid in msg["commands"]:
+            if self.claims.get(cid) == seat.id:
+                del self.claims[cid]
+                seat.commands.discard(cid)
+        self._answer_claim(seat, msg, "")
+        self._maybe_end_phase()
+
+    def _leave(self, seat: Seat) -> None:
+        for cid in list(seat.commands):
+            self.claims.pop(cid, None)
+        seat.commands.clear()
+        self._maybe_end_phase()
+
+    def _answer_claim(self, seat: Seat, msg: dict, why: str) -> None:
+        ident = {"id": msg["id"]} if "id" in msg else {}
+        if why:
+            log.info("refused a claim from %s (%s): %s", seat.name, seat.peer, why)
+            if ident:
+                self._send(seat, "refused", reason=why, head=len(self.session.entries), **ident)
+            else:
+                self._send(seat, "error", reason=why, fatal=False)
+        else:
+            self._send(seat, "claimed", commands=sorted(seat.commands), **ident)
