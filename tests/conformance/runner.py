@@ -9,125 +9,24 @@ as a finding: the case, its clause, what the text says and what the engine did.
 from __future__ import annotations
 
 import re
-import tomllib
-from dataclasses import dataclass, field
-from pathlib import Path
 
 from manager import game_actions as ga
-from manager.dice import SeededSource, check_faces
+from manager.dice import SeededSource
 from manager.errors import DiceError, IllegalAction
-from manager.model.forces import mark
 from manager.session import Session
 
 from .casebuild import BOX, CaseError, build_battle, facing_of, is_grid, point_of
-from .tables import (AFTER_STATE, CHOICES, ROUT_WORDS, DEFAULT_FIELDS, EXPECT_MARKS, FIRE_AS_STEP, FORMATION_IN_MOVE,
-                     MELEE_SETUP,
-                     MORALE, SHARED_PHASES, STATE_MARKS, STEP_PHASES, TURN, engine_formation,
-                     engine_phase, first_player, initiative_winner)
+from .cases import (ADVANCE_LIMIT, RULESETS, Case, CaseDice, Finding, case_files, load_cases,
+                    load_clauses)
+from .expect import Expectations
+from .steps import StepKinds, initiative_faces
+from .tables import (AFTER_STATE, FIRE_AS_STEP, FORMATION_IN_MOVE, MELEE_SETUP, MORALE,
+                     SHARED_PHASES, STATE_MARKS, engine_formation, engine_phase)
 
-HERE = Path(__file__).parent
-RULESETS = ("morschauser", "d3", "quickplay", "featherstone", "harman")
-ADVANCE_LIMIT = 200
-INCH_TOLERANCE = 0.5
-
-
-class Finding(AssertionError):
-    """The engine does not do what the text says (or the case cannot be played)."""
+__all__ = ["RULESETS", "Case", "Finding", "case_files", "load_cases", "load_clauses", "run_case"]
 
 
-@dataclass
-class Case:
-    ruleset: str
-    data: dict
-    file: Path
-    meta: dict = field(default_factory=dict)
-
-    @property
-    def id(self) -> str:
-        return self.data["id"]
-
-    @property
-    def test_id(self) -> str:
-        return f"{self.ruleset}::{self.id}"
-
-
-# ---- loading -------------------------------------------------------------------------
-def case_files(ruleset: str, root: Path = HERE) -> list[Path]:
-    folder = root / ruleset
-    return sorted(p for p in folder.glob("*.toml") if p.name != "clauses.toml") \
-        if folder.is_dir() else []
-
-
-def load_cases(root: Path = HERE) -> list[Case]:
-    """Every case of every ruleset folder; a malformed file fails loudly, naming itself."""
-    out = []
-    for rid in RULESETS:
-        for path in case_files(rid, root):
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-            declared = data.get("ruleset", rid)
-            if declared != rid:
-                raise ValueError(f"{path}: ruleset = {declared!r} in the {rid} folder")
-            for c in data.get("case", []):
-                if "id" not in c:
-                    raise ValueError(f"{path}: a [[case]] without an id")
-                out.append(Case(rid, c, path, {"text": data.get("text", "")}))
-    return out
-
-
-def load_clauses(ruleset: str, root: Path = HERE) -> list[dict] | None:
-    path = root / ruleset / "clauses.toml"
-    if not path.exists():
-        return None
-    return tomllib.loads(path.read_text(encoding="utf-8")).get("clause", [])
-
-
-# ---- dice ----------------------------------------------------------------------------
-class CaseDice:
-    """The faces a step gives, in order; or per side ({blue: [..], red: [..]}), where a
-    roll is fed from the side whose unit, leader or name its purpose mentions first."""
-    name = "manual"
-
-    def __init__(self, faces, battle):
-        self.battle = battle
-        if isinstance(faces, dict):
-            self.queues = {k: list(v) for k, v in faces.items()}
-        else:
-            self.queues = {"": list(faces or [])}
-        self.asked: list[str] = []
-
-    def _side_of(self, purpose: str) -> str:
-        if set(self.queues) == {""}:
-            return ""
-        best = None
-        names = [(s.name, s.id) for s in self.battle.sides.values()]
-        names += [(u.name, u.side) for u in self.battle.units.values()]
-        names += [(l.name, l.side) for l in self.battle.leaders.values()]
-        for name, side in names:
-            m = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", purpose)
-            if m and (best is None or m.start() < best[0]):
-                best = (m.start(), side)
-        if best and self.queues.get(best[1]):
-            return best[1]
-        if self.queues.get(""):              # dice merged from a later step (a morale test)
-            return ""
-        return next((k for k, q in self.queues.items() if q), next(iter(self.queues)))
-
-    def faces(self, request):
-        self.asked.append(f"{request.expression} for {request.purpose}")
-        key = self._side_of(request.purpose)
-        q = self.queues[key]
-        if len(q) < request.count:
-            raise DiceError(f"the engine asked for {request.expression} ({request.purpose}) "
-                            f"but the case gives no more dice{f' for {key}' if key else ''}")
-        taken, self.queues[key] = q[:request.count], q[request.count:]
-        return check_faces(request, taken)
-
-    def left(self) -> list:
-        return [f for q in self.queues.values() for f in q]
-
-
-# ---- running ---------------------------------------------------------------------------
-class Runner:
+class Runner(StepKinds, Expectations):
     def __init__(self, case: Case):
         self.case = case
         self.data = case.data
@@ -238,7 +137,7 @@ class Runner:
     def _start_with_roll(self, step) -> None:
         self.battle.set_info(_with_first(self.battle.info, "roll"))
         self.session = Session(self.battle, SeededSource(1))
-        self._exec(ga.StartBattle(), CaseDice(_initiative_faces(step), self.battle), 0,
+        self._exec(ga.StartBattle(), CaseDice(initiative_faces(step), self.battle), 0,
                    "start the battle with the initiative roll")
         if step.get("first") and "ChooseInitiative" in self.ruleset.phase(
                 self.battle.state.phase).actions:
@@ -396,189 +295,6 @@ class Runner:
                 self.fail(f"the {phase} phase has no part for {piece.side} after "
                           f"{st.active}'s", i)
 
-    def _commit_general(self, i, step) -> None:
-        """A charge step naming the charged side's general and his influence: the ruleset's
-        CommitGeneral for the charged unit, before the charge."""
-        from manager.actions import action_from_dict
-        uid = step.get("target")
-        act = action_from_dict({"action": "CommitGeneral", "leader": step["leader"],
-                                "unit": uid, "influence": int(step["influence"])})
-        self._exec(act, CaseDice([], self.battle), i, act.describe())
-
-    def _decline_rerolls(self, i, step) -> None:
-        """`reroll = []`: the owners of elite units in the melee decline their re-roll
-        (the ruleset's DeclineReroll, where it has one)."""
-        from manager.actions import action_from_dict
-        for uid in [*(step.get("attackers") or ()), *(step.get("defenders") or ())]:
-            try:
-                act = action_from_dict({"action": "DeclineReroll", "unit": uid})
-                self.session.check(act)
-            except (IllegalAction, KeyError, ValueError, TypeError):
-                continue
-            self._exec(act, CaseDice([], self.battle), i, act.describe())
-
-    def _engage(self, i, step, action) -> None:
-        """A case that starts with its charger already in contact (no charge step before the
-        melee) has no charge for the engine to find: its attackers are marked `charging`
-        the first defender, as the inch rulesets mark a charge that reached its target."""
-        try:
-            self.session.check(action)
-            return
-        except IllegalAction as exc:
-            if "no melee" not in str(exc):
-                return
-        charged = {s.get("unit") for s in self.steps[:i] if s.get("action") == "charge"}
-        for a in step.get("attackers") or ():
-            if a in self.battle.units and a not in charged and not mark(self.battle.units[a], "charging"):
-                self.battle.mark_unit(a, charging=action.defender)
-
-    def _failed_activation(self, i, step, action, words) -> None:
-        """An `activate` step's dice on an order the case expects refused: the engine
-        takes the test with the order (the order is legal, the dice stop it), so the
-        order is played and must end in an outcome naming the reason (a failed test)."""
-        source = CaseDice(step.get("dice"), self.battle)
-        uid = step.get("unit", "")
-        old = self.battle.units[uid].pos if uid in self.battle.units else None
-        new = [e.describe() for e in self._exec(action, source, i, action.describe())]
-        new += [e.describe() for e in self._reroll_with_left(i, step, source)]
-        if source.left():
-            self.fail(f"left dice unused: {source.left()} (it asked for: "
-                      f"{'; '.join(source.asked) or 'no dice'})", i)
-        said = [e for e in new if all(w in e.lower() for w in words)]
-        stayed = old is None or self.battle.units[uid].pos == old
-        if not said or not stayed:
-            self.fail(f"played {action.describe()} after the activation dice "
-                      f"({'; '.join(new) or 'no events'}), which the text forbids "
-                      f"(expected the test to stop it: {' '.join(words)!r})", i)
-
-    def _morale_alone(self, i: int, step: dict) -> None:
-        """A morale test the case plays on its own (tables.MORALE), through the dice
-        service like any roll; not logged as an action."""
-        from manager.dice import Dice
-        source = CaseDice(step.get("dice"), self.battle)
-        events: list = []
-        if step.get("leader") and step.get("influence") is not None:
-            # the general committed to the unit first (the ruleset's CommitGeneral)
-            from manager.actions import action_from_dict
-            act = action_from_dict({"action": "CommitGeneral", "leader": step["leader"],
-                                    "unit": step["unit"], "influence": int(step["influence"])})
-            self._exec(act, CaseDice([], self.battle), i, act.describe())
-        try:
-            MORALE[self.ruleset.id](self.battle, self._unit(step["unit"], i),
-                                    step.get("column", "rally"), Dice(source, 0), events)
-        except (DiceError, ValueError) as exc:
-            self.fail(str(exc), i)
-        self.events += [e.describe() for e in events]
-        if source.left():
-            self.fail(f"left dice unused: {source.left()} (it asked for: "
-                      f"{'; '.join(source.asked) or 'no dice'})", i)
-
-    def _step_phase(self, i: int, step: dict) -> None:
-        """Step on to the phase the step's action is played in, for the acting side, where
-        the text's phase covers several of the engine's (tables.STEP_PHASES)."""
-        want = STEP_PHASES.get(self.ruleset.id, {}).get(step.get("action"))
-        if want is None:
-            return
-        who = step.get("unit") or step.get("leader") or (step.get("attackers") or [None])[0]
-        piece = self.battle.units.get(who) or self.battle.leaders.get(who)
-        if callable(want):
-            want = want(self.battle.units.get(who))
-        side = piece.side if piece is not None else self.battle.state.active
-        if step.get("action") == "melee":
-            side = self.battle.state.active if self.battle.state.phase == "melee" else \
-                self.battle.state.order[0]
-        order = [p.name for p in self.ruleset.phases]
-        st = self.battle.state
-        if (st.phase, st.active) == (want, side):
-            return
-        if order.index(want) < order.index(st.phase):
-            if step.get("action") == "rally" and want == "rally" and self.ruleset.id in \
-                    FIRE_AS_STEP and self._acted:
-                self._advance(side, want, st.turn + 1)   # its next rally check: next turn
-            return
-        self._advance(side, want, st.turn)
-
-    def _choice(self, i: int, step: dict) -> None:
-        """A player's choice the text leaves open (tables.CHOICES)."""
-        c = step.get("choice")
-        if not c:
-            step["_fields"] = DEFAULT_FIELDS.get(self.ruleset.id, {}).get(step.get("action"), {})
-            return
-        how = CHOICES.get(self.ruleset.id, {}).get((step.get("action"), c))
-        if how is None:
-            self.fail(f"the runner cannot play the choice {c!r} on a {step.get('action')} step "
-                      f"for {self.ruleset.id}", i)
-        if how[0] == "mark":
-            uid = step.get(how[1])
-            if how[2]:
-                self.battle.mark_unit(uid, **how[2])
-        elif how[0] == "action":
-            step["_action"] = how[1]
-        elif how[0] == "before":                     # a standing choice, declared first
-            from manager.actions import action_from_dict
-            act = action_from_dict({"action": how[1], "unit": step.get(how[2])})
-            if self.ruleset.id in SHARED_PHASES or act.verb not in self.ruleset.phase(
-                    self.battle.state.phase).actions:
-                self.fail(f"the runner cannot declare {act.describe()} in the "
-                          f"{self.battle.state.phase} phase", i)
-            self._exec(act, CaseDice([], self.battle), i, act.describe())
-        else:
-            step["_fields"] = how[1]
-
-    def _flow(self, i, step, verb) -> None:
-        st = self.battle.state
-        if verb == "end_phase":
-            source = CaseDice(step.get("dice"), self.battle)
-            self._exec(ga.EndPhase(), source, i, "end the phase")
-            if self.ruleset.id in SHARED_PHASES:     # the text's phase: both sides' parts
-                while self.battle.state.phase == st.phase and not self.battle.state.over:
-                    self._exec(ga.EndPhase(), source, i, "end the phase")
-            if source.left():
-                self.fail(f"left dice unused at the end of the phase: {source.left()} "
-                          f"(it asked for: {'; '.join(source.asked) or 'no dice'})", i)
-            return
-        faces = step.get("dice") if verb == "end_turn" else _initiative_faces(step)
-        source = CaseDice(faces, self.battle)
-        turn, active, phase0 = st.turn, st.active, st.phase
-        game = TURN.get(self.ruleset.id) == "game"
-        first = self.ruleset.phases[0].name
-        for _ in range(ADVANCE_LIMIT):
-            self._exec(ga.EndPhase(), source, i, "end the turn" if verb == "end_turn"
-                       else "go on to the initiative")
-            st = self.battle.state
-            if st.over:
-                break
-            if verb == "initiative" and st.phase == "initiative" and (
-                    st.turn != turn or phase0 != "initiative"):
-                break                # the next initiative throw (in this turn or the next)
-            if verb == "end_turn" and st.phase == first and (
-                    st.turn != turn if game else (st.turn, st.active) != (turn, active)):
-                break
-        if source.left():
-            self.fail(f"left dice unused: {source.left()} (it asked for: "
-                      f"{'; '.join(source.asked) or 'no dice'})", i)
-        if verb == "initiative" and step.get("first"):
-            self._exec(ga.ChooseInitiative(step["first"]), CaseDice([], self.battle), i,
-                       "choose who goes first")
-            if self.ruleset.id in SHARED_PHASES and self.battle.state.phase == "initiative":
-                self._exec(ga.EndPhase(), CaseDice([], self.battle), i,
-                           "begin the turn's actions")       # the choice made, units act
-        if verb == "initiative":
-            self._leave_initiative(i)
-
-    def _leave_initiative(self, i) -> None:
-        """A phase that holds only the choice (Harman's) ends once it is made, so the
-        case's next step acts in the phase after it; a next `end_phase` still ends it."""
-        st = self.battle.state
-        nxt = self.steps[i + 1] if i + 1 < len(self.steps) else {}
-        phase = next((p for p in self.ruleset.phases if p.name == st.phase), None)
-        if st.over or st.phase != "initiative" or phase is None or not nxt \
-                or nxt.get("action") in ("end_phase", "end_turn", "initiative") \
-                or self.ruleset.phases[0].name == "initiative":   # (those roll at the start)
-            return
-        if set(phase.actions) <= {"ChooseInitiative", "EndPhase"}:
-            self._exec(ga.EndPhase(), CaseDice([], self.battle), i, "begin the first move")
-
     def _where(self, value, what):
         if isinstance(value, dict):
             return point_of(self.ruleset, value, what)
@@ -636,135 +352,6 @@ class Runner:
         return u
 
     # ---- expectations ------------------------------------------------------------------
-    def _expect(self, expect: dict, step) -> None:
-        problems = []
-        for key, want in expect.items():
-            if key in self.battle.units:
-                problems += self._expect_unit(key, want)
-            elif key in self.battle.leaders:
-                problems += self._expect_leader(key, want)
-            elif key in self.battle.commands:
-                for k, v in want.items():
-                    if k != "shaken":
-                        problems.append(f"{key}: the runner cannot check {k!r} of a command")
-                    elif (key in self.battle.state.shaken) != bool(v):
-                        problems.append(f"command {key} is {'' if key in self.battle.state.shaken else 'not '}"
-                                        f"Shaken (the text: {'Shaken' if v else 'not Shaken'})")
-            elif key in self.battle.sides:
-                for k, v in want.items():
-                    st = self.battle.state
-                    conceded = st.over and st.winner not in (None, key)
-                    if k == "first":
-                        first = first_player(self.battle)
-                        if (first == key) != bool(v):
-                            problems.append(f"{key} goes {'first' if first == key else 'second'}, "
-                                            f"the text: {'first' if v else 'second'}")
-                        continue
-                    if k == "won_initiative":
-                        won = initiative_winner(self.battle)
-                        if (won == key) != bool(v):
-                            problems.append(f"army {key} {'won' if won == key else 'did not win'}"
-                                            f" the initiative, the text: {'won' if v else 'lost'}")
-                        continue
-                    if k not in ("concedes", "lost"):
-                        problems.append(f"{key}: the runner cannot check {k!r} of an army")
-                    elif conceded != bool(v):
-                        problems.append(f"army {key} {'has conceded' if conceded else 'has not conceded'}"
-                                        f" (battle over: {st.over}, {st.reason or 'no reason'}); "
-                                        f"the text: {'concedes' if v else 'fights on'}")
-            else:
-                problems.append(f"no unit, leader, command or army {key!r} to check")
-        if problems:
-            self.fail("; ".join(problems), step)
-
-    def _expect_unit(self, uid, want: dict) -> list:
-        u = self.battle.units[uid]
-        out = []
-        for k, v in want.items():
-            if k == "lost":
-                got = u.max_hits - u.hits
-                if got != v and not (u.eliminated and v >= u.max_hits and got >= 0):
-                    out.append(f"{uid} has lost {got}{' (eliminated)' if u.eliminated else ''}, "
-                               f"the text: {v}")
-            elif k == "eliminated":
-                if u.eliminated != bool(v):
-                    out.append(f"{uid} is {'' if u.eliminated else 'not '}eliminated, the text: "
-                               f"{'eliminated' if v else 'still in the battle'}")
-            elif k == "at" or k == "pos":
-                out += self._check_place(uid, u.pos, v, k)
-            elif k == "facing":
-                f = facing_of(v, uid)
-                if abs((u.facing - f + 180) % 360 - 180) > (0 if is_grid(self.ruleset) else 2):
-                    out.append(f"{uid} faces {u.facing}, the text: {v} ({f})")
-            elif k == "routed":
-                words = ROUT_WORDS.get(self.ruleset.id, "rout")
-                routed = bool(mark(u, "routed")) or any(
-                    re.search(rf"\b{re.escape(u.name)}\b.*{words}", e) for e in self.events)
-                if routed != bool(v):
-                    out.append(f"{uid} has {'' if routed else 'not '}routed, the text: "
-                               f"{'routs' if v else 'does not rout'}")
-            elif k == "shaken":
-                cid = self.battle.hierarchy.command_of(uid)
-                if (cid in self.battle.state.shaken) != bool(v):
-                    out.append(f"{uid}'s command {cid} Shaken: {cid in self.battle.state.shaken}, "
-                               f"the text: {bool(v)}")
-            elif k in ("formation", "disordered", "fired", "fell_back", "moved"):
-                got = getattr(u, k)
-                if k == "formation":
-                    v = engine_formation(self.ruleset, v)
-                if k == "moved":
-                    got = bool(got)
-                if got != v:
-                    out.append(f"{uid} {k} = {got!r}, the text: {v!r}")
-            elif k in EXPECT_MARKS.get(self.ruleset.id, {}):
-                name, true = EXPECT_MARKS[self.ruleset.id][k]
-                got = mark(u, name, None) == true
-                if got != bool(v):
-                    out.append(f"{uid} {k} = {got!r} ({name} = {mark(u, name, None)!r}), "
-                               f"the text: {v!r}")
-            else:
-                got = mark(u, k, None)
-                if isinstance(v, bool):          # a state the ruleset marks: set or not
-                    got = bool(got)
-                if got != v:
-                    out.append(f"{uid} {k} = {got!r}, the text: {v!r}")
-        return out
-
-    def _check_place(self, who, pos, v, key) -> list:
-        want = (((v[0] + 0.5) * BOX, (v[1] + 0.5) * BOX) if key == "at" and is_grid(self.ruleset)
-                else (float(v[0]), float(v[1])))
-        tol = 1e-6 if is_grid(self.ruleset) else INCH_TOLERANCE
-        if abs(pos[0] - want[0]) > tol or abs(pos[1] - want[1]) > tol:
-            got = ([int(pos[0] // BOX), int(pos[1] // BOX)] if is_grid(self.ruleset)
-                   else [round(pos[0], 2), round(pos[1], 2)])
-            return [f"{who} is at {got}, the text: {list(v)}"]
-        return []
-
-    def _expect_leader(self, lid, want: dict) -> list:
-        l = self.battle.leaders[lid]
-        out = []
-        for k, v in want.items():
-            if k == "eliminated":
-                if l.eliminated != bool(v):
-                    out.append(f"leader {lid} is {'' if l.eliminated else 'not '}eliminated, "
-                               f"the text: {'falls' if v else 'lives'}")
-            elif k in ("at", "pos"):
-                out += self._check_place(lid, l.pos, v, k)
-            elif k in ("hits", "rallied", "moved", "quality"):
-                if getattr(l, k) != v:
-                    out.append(f"leader {lid} {k} = {getattr(l, k)!r}, the text: {v!r}")
-            elif k == "wounded":                  # hurt but still on the field
-                hurt = not l.eliminated and l.hits < l.max_hits
-                if hurt != bool(v):
-                    out.append(f"leader {lid} is {'' if hurt else 'not '}wounded, the text: "
-                               f"{'wounded' if v else 'unhurt'}")
-            elif k == "lost":
-                if l.max_hits - l.hits != v:
-                    out.append(f"leader {lid} has lost {l.max_hits - l.hits}, the text: {v}")
-            else:
-                out.append(f"the runner cannot check {k!r} of a leader")
-        return out
-
 
 def _join(a, b):
     if a is None:
@@ -781,18 +368,6 @@ def _join(a, b):
     return list(a) + list(b)
 
 
-def _initiative_faces(step):
-    d = step.get("dice")
-    if isinstance(d, dict):              # the engine throws a die a side, in side order
-        blue, red = list(d.get("blue", [])), list(d.get("red", []))
-        out = []
-        while blue or red:
-            out += [blue.pop(0)] if blue else []
-            out += [red.pop(0)] if red else []
-        return out
-    return d or []
-
-
 def _with_first(info, first):
     from dataclasses import replace
     return replace(info, first_side=first)
@@ -800,3 +375,4 @@ def _with_first(info, first):
 
 def run_case(case: Case) -> None:
     Runner(case).run()
+
