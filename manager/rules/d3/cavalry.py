@@ -33,6 +33,7 @@ DETOUR_WAYS = 12        # the bearings a detour tries, at each of four distances
 DETOUR_HEADINGS = tuple(heading(k * 360.0 / DETOUR_WAYS) for k in range(DETOUR_WAYS))
 CRAMPED = 1.5          # worth lost at a spot hard against a friendly base
 DETOUR_WEIGHT = 0.3     # worth lost per inch a staging spot stays away after a detour
+LATER = "later"         # a charge path tried by one search, left for the next to work out
 
 
 def blocked_before_contact(battle, unit, target, spot, facing) -> bool:
@@ -89,7 +90,7 @@ class CavalryMixin(SpotsMixin):
 
     # ---- the look-ahead: a spot to charge from next turn (its spots: `ride_spots`) ----
     def _staging(self, u, candidates, paths: dict, within=None, floor=-99.0, lean=0.0,
-                 friends=None, ride=None):
+                 friends=None, ride=None, skip=None):
         """(worth, spot, target) of the spots from which a charge would be on as the
         ground and the units stand now, the most worth first, lazily: a spot's "cramped"
         is judged only when its bound leads, and its charge path (memoised in `paths`
@@ -98,8 +99,10 @@ class CavalryMixin(SpotsMixin):
         `lean`: ranked by worth less this much per inch from the unit (the worth yielded
         is the spot's own). `ride`: a `_Ride` the searches of one decision share (the
         candidates' distances from the unit and the spots' "cramped", each worked out
-        once: the same floats and answers as asking them again)."""
-        b = self.battle
+        once: the same floats and answers as asking them again). `skip`: spots the
+        caller has no use for (it could not ride there): never yielded, and a path not
+        yet worked out counts as tried but is left (`LATER`) for a later search, which
+        works it out uncounted, as it would have found it worked out."""
         ride = _Ride(self, u, candidates, friends) if ride is None else ride
         gaps = ride.gaps
         heap = [(lean * gaps[k] - bound, k, False, spot, e)
@@ -117,18 +120,30 @@ class CavalryMixin(SpotsMixin):
                 heapq.heappush(heap, (neg + cramped, k, True, spot, e))
                 continue
             key = (spot, e.id)
-            if key not in paths:
+            known = paths.get(key)
+            if known is None:
                 tried += 1
-                try:
-                    if blocked_before_contact(b, u, e, spot, facing) or \
-                            surely_no_charge_path(b, u, e, spot, facing):
-                        raise IllegalAction("surely refused")     # (the check's answer)
-                    check_charge_path(b, u, e, at=spot, facing=facing)
-                    paths[key] = True
-                except IllegalAction:
-                    paths[key] = False
-            if paths[key]:
+            if skip is not None and skip(spot):
+                if known is None:
+                    paths[key] = LATER
+                continue
+            if known is None or known is LATER:
+                known = paths[key] = self._charge_path_open(u, e, spot, facing)
+            if known:
                 yield lean * gaps[k] - neg, spot, e
+
+    def _charge_path_open(self, u, e, spot, facing) -> bool:
+        """Would check_charge_path let the horse charge `e` from the spot, faced so?
+        The first looks first: each "surely refused" is the check's own answer."""
+        b = self.battle
+        if blocked_before_contact(b, u, e, spot, facing) or \
+                surely_no_charge_path(b, u, e, spot, facing):
+            return False
+        try:
+            check_charge_path(b, u, e, at=spot, facing=facing)
+        except IllegalAction:
+            return False
+        return True
 
     def _ride_to_charge(self, u, floor: float):
         """A legal move to a staging spot (a charge on next turn), the most worth first;
@@ -145,10 +160,14 @@ class CavalryMixin(SpotsMixin):
         paths: dict = {}
         friends = self._friends(u)
         ride = _Ride(self, u, candidates, friends)
+        # a spot the horse surely cannot ride to is of no use here: its path is worked
+        # out only if the detour's search comes to it (it never does for about half)
+        b = self.battle
         for value, spot, e in self._staging(u, candidates, paths, within, floor,
-                                            friends=friends, ride=ride):
+                                            friends=friends, ride=ride,
+                                            skip=lambda spot: surely_blocked(b, u, spot)):
             action = MoveUnit(u.id, spot, round(bearing(spot, e.pos)) % 360)
-            if not surely_blocked(self.battle, u, spot) and self.legal(action):
+            if self.legal(action):
                 return action
         if floor > 0:
             return None
