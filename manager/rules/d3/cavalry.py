@@ -15,6 +15,7 @@ import heapq
 import itertools
 import math
 
+from ... import spatial
 from ...errors import IllegalAction
 from ...footprint import bearing, distance, heading
 from ...game_actions import Charge, MoveUnit
@@ -210,11 +211,18 @@ class CavalryMixin(SpotsMixin):
         """No staging spot within two moves: the legal move that gains most on the
         nearest chargeable enemy, staying out of his musketry (12 inches)."""
         b = self.battle
-        targets = self._targets(u, 60)
-        if not targets:
+        # the nearest enemy within 60 (the first of the nearest in live_units order, as
+        # min() keeps) is the nearest chargeable one when he is chargeable (every time
+        # in 8 Austerlitz turns): the chargeable ones are not all asked
+        e = spatial.nearest_unit(b, u.pos, 60, b.enemy_of(self.side))
+        if e is not None and not self._chargeable(e):
+            targets = self._targets(u, 60)
+            e = min(targets, key=lambda t: distance(t.pos, u.pos)) if targets else None
+        if e is None:
             return None
-        e = min(targets, key=lambda t: distance(t.pos, u.pos))
         now = distance(u.pos, e.pos)
+        if now < 14:
+            return None            # no spot 13 inches or more from him and an inch nearer
         goal = bearing(u.pos, e.pos)
         best = None
         for d in (MOVE["cavalry"] - 0.05, 8.0, 4.0):
