@@ -168,7 +168,7 @@ class Battle:
     def drop_unit(self, uid: str) -> None:
         del self.units[uid]
         # a wholesale change: were the unit put back, it would stand last in the order
-        # of `units`, which a view patched unit by unit (spatial.UnitGrid) cannot see
+        # of `units`, which a view patched unit by unit (unit_centres.UnitGrid) cannot see
         self.touch()
 
     def put_leader(self, leader: Leader) -> None:

@@ -77,11 +77,13 @@ def test_featherstone_too_far_in_play():
 # ---- a move onto another unit's base (featherstone, d3, quickplay) ---------------------------
 RULESETS = ["featherstone", "d3", "quickplay"]
 FIRST_MOVE = {"featherstone": "moves", "d3": "move", "quickplay": "act"}
+MOVE_GROUND = {"featherstone": "moves", "d3": "moves", "quickplay": "move_ground"}
 
 
 def lands_on_another(ruleset):
     import importlib
-    return importlib.import_module(f"manager.rules.{ruleset}.moves").lands_on_another
+    module = f"manager.rules.{ruleset}.{MOVE_GROUND[ruleset]}"
+    return importlib.import_module(module).lands_on_another
 
 
 @settings(max_examples=150, deadline=None)

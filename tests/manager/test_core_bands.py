@@ -1,7 +1,7 @@
 """The unit grid's band queries (plain floats over the units in a band of x) answer what
 its numpy passes answer: the same units, the same objects, in the same order (issue 17).
 
-The band path is taken for narrow bands (up to spatial.NARROW units); these tests force
+The band path is taken for narrow bands (up to unit_centres.NARROW units); these tests force
 it (NARROW raised) and compare it with the numpy pass on tables built to put centres on
 the very border of a reach or margin, and in three turns of play in every inch ruleset."""
 import math
@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from manager import spatial
+from manager import spatial, unit_centres
 from manager.footprint import Footprint, overlap
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
@@ -43,13 +43,13 @@ def same(got, want):
 @given(spots, coords, coords, st.floats(min_value=0, max_value=70), angles,
        st.sampled_from([0.0, 1e-7, 2e-6, 1.0]))
 def test_within_by_band_is_the_numpy_pass(us, x, y, reach, border, nudge):
-    spatial.NARROW, old = 10 ** 9, spatial.NARROW
+    unit_centres.NARROW, old = 10 ** 9, unit_centres.NARROW
     try:
         pts = us + on_border(x, y, reach + nudge - 1e-6, border) + [(x, y + reach)]
-        grid = spatial.UnitGrid([unit(k, *p) for k, p in enumerate(pts)])
+        grid = unit_centres.UnitGrid([unit(k, *p) for k, p in enumerate(pts)])
         assert same(grid.within((x, y), reach), grid._within((x, y), reach))
     finally:
-        spatial.NARROW = old
+        unit_centres.NARROW = old
 
 
 def border_of_segment(a, b, margin, ts):
@@ -66,15 +66,15 @@ def border_of_segment(a, b, margin, ts):
        st.floats(min_value=-15, max_value=15), st.floats(min_value=0, max_value=6),
        st.lists(st.floats(min_value=-0.2, max_value=1.2), max_size=6))
 def test_along_by_band_is_the_numpy_pass(us, ax, ay, dx, dy, margin, ts):
-    spatial.NARROW, old = 10 ** 9, spatial.NARROW
+    unit_centres.NARROW, old = 10 ** 9, unit_centres.NARROW
     try:
         a, b = (ax, ay), (ax + dx, ay + dy)
-        pts = us + border_of_segment(a, b, margin + spatial.SLACK, ts)
-        grid = spatial.UnitGrid([unit(k, *p) for k, p in enumerate(pts)])
+        pts = us + border_of_segment(a, b, margin + unit_centres.SLACK, ts)
+        grid = unit_centres.UnitGrid([unit(k, *p) for k, p in enumerate(pts)])
         assert same(grid.along(a, b, margin), grid._along(a, b, margin))
         assert same(grid.along(a, a, margin), grid._along(a, a, margin))   # a point
     finally:
-        spatial.NARROW = old
+        unit_centres.NARROW = old
 
 
 class MovingBattle:
@@ -94,7 +94,7 @@ def test_a_followed_grid_keeps_its_band_in_order(us, moves, x, y):
     units = [SimpleNamespace(id=f"u{k}", x=p[0], y=p[1], pos=p, side="a", eliminated=False)
              for k, p in enumerate(us)]
     battle = MovingBattle(units)
-    grid = spatial.UnitGrid(list(battle.live_units()))
+    grid = unit_centres.UnitGrid(list(battle.live_units()))
     grid._sort()
     for k, mx, my in moves:
         old = units[k % len(units)]
@@ -107,13 +107,13 @@ def test_a_followed_grid_keeps_its_band_in_order(us, moves, x, y):
     assert grid.sx == sorted(grid.lx) and sorted(grid.sk) == list(range(len(live)))
     assert [grid.lx[k] for k in grid.sk] == grid.sx
     assert list(grid.xs) == grid.lx and list(grid.ys) == [u.y for u in live]
-    spatial.NARROW, old = 10 ** 9, spatial.NARROW
+    unit_centres.NARROW, old = 10 ** 9, unit_centres.NARROW
     try:
         assert same(grid.within((x, y), 12.0), grid._within((x, y), 12.0))
         assert same(grid.along((x, y), (x + 5, y - 3), 2.0),
                     grid._along((x, y), (x + 5, y - 3), 2.0))
     finally:
-        spatial.NARROW = old
+        unit_centres.NARROW = old
 
 
 class BaseBattle:
@@ -153,11 +153,11 @@ def test_landing_on_by_band_is_the_numpy_pass(bs, near, ox, oy, facing, front, d
     def footprint(battle, u):
         return fps[u.id]
 
-    spatial.NARROW, old = 10 ** 9, spatial.NARROW
+    unit_centres.NARROW, old = 10 ** 9, unit_centres.NARROW
     try:
         got = spatial.landing_on(battle, mover, end, footprint, reach)
     finally:
-        spatial.NARROW = old
+        unit_centres.NARROW = old
     want = spatial._landing_on(battle, mover, end, footprint, reach)
     assert got is want
     scan = [u for u in units if math.dist(u.pos, (x, y)) <= reach and
@@ -174,12 +174,12 @@ def test_band_queries_in_play_are_the_numpy_passes(ruleset, monkeypatch):
     from manager.session import Session
 
     taken = {"within": 0, "along": 0, "landing": 0}
-    within, along, landing = spatial.UnitGrid.within, spatial.UnitGrid.along, \
+    within, along, landing = unit_centres.UnitGrid.within, unit_centres.UnitGrid.along, \
         spatial.landing_on
 
     def narrow(grid, lo_x, hi_x):
-        lo, hi = grid.span(lo_x - spatial.BAND, hi_x + spatial.BAND)
-        return hi - lo <= spatial.NARROW
+        lo, hi = grid.span(lo_x - unit_centres.BAND, hi_x + unit_centres.BAND)
+        return hi - lo <= unit_centres.NARROW
 
     def within_checked(grid, xy, reach):
         got = within(grid, xy, reach)
@@ -199,8 +199,8 @@ def test_band_queries_in_play_are_the_numpy_passes(ruleset, monkeypatch):
         taken["landing"] += 1
         return got
 
-    monkeypatch.setattr(spatial.UnitGrid, "within", within_checked)
-    monkeypatch.setattr(spatial.UnitGrid, "along", along_checked)
+    monkeypatch.setattr(unit_centres.UnitGrid, "within", within_checked)
+    monkeypatch.setattr(unit_centres.UnitGrid, "along", along_checked)
     monkeypatch.setattr(spatial, "landing_on", landing_checked)
     s = Session(scenario(AUSTERLITZ, ruleset, seed=1, turns=3))
     ap = Autopilot(s)

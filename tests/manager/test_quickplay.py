@@ -17,7 +17,8 @@ from manager import game_actions as ga
 from manager.errors import IllegalAction
 from manager.model.forces import mark
 from manager.rules.quickplay.combat import volley
-from manager.rules.quickplay.melee import fighter, fire_odds
+from manager.rules.quickplay.melee import fighter
+from manager.rules.quickplay.melee_odds import fire_odds
 from manager.rules.quickplay.moves import FollowMe
 from manager.rules.quickplay.units import footprint
 from manager.scenario_io import load_scenario

@@ -7,7 +7,7 @@ move, the same answers.
   turns is the old evaluation's (test_quickplay_fewer_calls keeps it).
 - `roll_reaches` is worked out once per move class, bonus and quarter inch: the old
   formula's chance for every kind, bonus and distance.
-- A volley's and a fight's dice rolled (`melee._rolled`) are worked out once per plus
+- A volley's and a fight's dice rolled (`melee_odds._rolled`) are worked out once per plus
   and number of dice (a Dist is never changed in place).
 - A short move's bisection measures the moved base's travel from the corners' offsets
   (`moves._travel_along`): `footprint.travel` to the bit.
@@ -92,7 +92,7 @@ def test_travel_along_is_travel_to_the_bit(x, y, f0, front, depth, tx, ty, facin
 @settings(max_examples=60, deadline=None)
 @given(st.integers(-2, 3), st.integers(0, 16))
 def test_dice_rolled_worked_out_once_are_the_rolls(plus, dice):
-    from manager.rules.quickplay.melee import _die_hits, _rolled
+    from manager.rules.quickplay.melee_odds import _die_hits, _rolled
     want = _die_hits(plus).times(dice)
     for _ in range(2):                                  # worked out, then remembered
         got = _rolled(plus, dice)

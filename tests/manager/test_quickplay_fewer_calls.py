@@ -4,9 +4,9 @@ answer them, with the same answers.
 - Shots are weighed only where the commander may choose one, a reserve weighs no
   charge (it may make none): every unit of two Austerlitz turns gets the order the old
   evaluation (kept below) gave.
-- The spots a unit tries are judged against the bases gathered once (`moves.landing`):
+- The spots a unit tries are judged against the bases gathered once (`move_ground.landing`):
   the engine's `spatial.lands_on` answer, on random tables.
-- `moves.overlap` remembers `footprint.overlap` by the two (frozen) bases.
+- `move_ground.overlap` remembers `footprint.overlap` by the two (frozen) bases.
 - A charge's odds are worked out on records, not on copies of the battle: the odds the
   copies gave (the old code, kept below) for every charge weighed in play.
 """
@@ -42,9 +42,10 @@ def old_unit(c, u):
     from manager.game_actions import Charge, MoveUnit
     from manager.footprint import bearing
     from manager.rules.quickplay.bases import maybe_in_reach, nearest
-    from manager.rules.quickplay.melee import (charge_odds, charge_plan, charger_refusal,
-                                               surely_too_far)
-    from manager.rules.quickplay.moves import lands_on_another, max_allowance, roll_reaches
+    from manager.rules.quickplay.melee import charge_plan, charger_refusal, surely_too_far
+    from manager.rules.quickplay.melee_odds import charge_odds
+    from manager.rules.quickplay.move_ground import lands_on_another
+    from manager.rules.quickplay.moves import max_allowance, roll_reaches
     from manager.rules.quickplay.tables import RANGES
     from manager.rules.quickplay.units import arm, footprint, prof
     b = c.battle
@@ -104,15 +105,16 @@ def old_unit(c, u):
 
 
 def old_charge_odds(battle, action):
-    """`melee.charge_odds` as it was: the charger moved on a copy of the battle, each
+    """`melee_odds.charge_odds` as it was: the charger moved on a copy of the battle, each
     part of the fight on a copy of that."""
     from fractions import Fraction
     from manager.model.forces import mark
     from manager.odds import Odds
     from manager.rules.common import Melee
     from manager.rules.quickplay.combat import morale_mods, volley
-    from manager.rules.quickplay.melee import (_volley_dist, charge_plan, check_charge,
-                                               command_chance, melee_odds, replace_hits)
+    from manager.rules.quickplay.melee import charge_plan, check_charge
+    from manager.rules.quickplay.melee_odds import (_volley_dist, command_chance, melee_odds,
+                                                    replace_hits)
     from manager.rules.quickplay.moves import roll_reaches
     from manager.rules.quickplay.tables import STEADY_FROM
     from manager.rules.quickplay.units import acted, arm, is_skirmish, shot_this_turn
@@ -201,7 +203,7 @@ def test_charge_odds_on_records_are_the_odds_on_copies_in_play():
     """Every charge the rules allow of units within 30 inches, at the start of each side's
     moves on three turns of Austerlitz (two seeds): the same exact odds, lines and
     notes as the odds worked out on copies of the battle."""
-    from manager.rules.quickplay.melee import charge_odds
+    from manager.rules.quickplay.melee_odds import charge_odds
     from manager.rules.quickplay.units import arm
     from play_checks import refused
     checked, volleys, counters = 0, 0, 0
@@ -237,7 +239,7 @@ def test_landing_is_the_engines_lands_on(data, n, turn, reach):
     base within 10 inches the end overlaps)."""
     from manager import spatial
     from manager.footprint import bearing
-    from manager.rules.quickplay.moves import landing
+    from manager.rules.quickplay.move_ground import landing
     from manager.rules.quickplay.units import footprint
     b = crowd(data, n)
     u, o = b.live_units("blue")[0], b.live_units("red")[0]
@@ -260,14 +262,14 @@ base = st.builds(Footprint, st.floats(0, 20), st.floats(0, 20), st.integers(0, 3
 @given(base, base)
 def test_overlap_remembered_is_overlap_measured(a, c):
     from manager.footprint import overlap as measured
-    from manager.rules.quickplay.moves import overlap
+    from manager.rules.quickplay.move_ground import overlap
     for _ in range(2):                                       # measured, then remembered
         assert overlap(a, c) == measured(a, c)
         assert overlap(c, a) == measured(c, a)
 
 
 def test_overlap_memo_starts_afresh_when_full():
-    from manager.rules.quickplay import moves
+    from manager.rules.quickplay import move_ground as moves
     moves._OVERLAPS.clear()
     for k in range(16390):
         moves.overlap(Footprint(k, 0, 0, 1, 1), Footprint(k + 0.5, 0, 0, 1, 1))
@@ -278,7 +280,7 @@ def test_overlap_memo_starts_afresh_when_full():
 def test_no_battle_copy_for_a_charges_odds():
     """The odds of a charge build no copy of the battle (they were 1 + one a part)."""
     from manager.model.battle import Battle
-    from manager.rules.quickplay.melee import charge_odds
+    from manager.rules.quickplay.melee_odds import charge_odds
     from builders import piece
     from builders import session_at
     s, _ = session_at(build_table([piece("a", "blue", "line_infantry", (20, 30), facing=0),
@@ -329,7 +331,7 @@ def test_terrain_cost_by_boxes_first_is_the_cost_measured(kind, c, r, line, lx, 
     """A move whose bases' box meets no costly ground, lake, stream, river or road box
     gets the very answer the shapes give (0.0, '', off road); every other move is
     measured."""
-    from manager.rules.quickplay.moves import _terrain_cost, measured_cost
+    from manager.rules.quickplay.move_ground import _terrain_cost, measured_cost
     from manager.rules.quickplay.units import footprint
     b = box_table(kind, c, r, line, lx, ukind)
     u = b.units["a"]
@@ -355,7 +357,7 @@ def test_boxes_see_the_features_they_must():
     from builders import piece, polyline, rect
     from manager.footprint import segment
     from manager.rules.quickplay.clear_ground import box_of, clear
-    from manager.rules.quickplay.moves import _terrain_cost
+    from manager.rules.quickplay.move_ground import _terrain_cost
     from manager.rules.quickplay.units import _terrain_sight, footprint
     b = build_table([piece("a", "blue", "line_infantry", (10, 30), formation="column")],
                     "quickplay", terrain=[rect("woods", 8, 20, 12, 24), rect("town", 30, 10, 34, 14),
@@ -378,7 +380,7 @@ def test_a_bent_road_is_boxed_piece_by_piece():
     the bend (within the road's whole box) is not, and moves there measure alike."""
     from builders import piece, polyline
     from manager.rules.quickplay.clear_ground import clear
-    from manager.rules.quickplay.moves import _terrain_cost, measured_cost
+    from manager.rules.quickplay.move_ground import _terrain_cost, measured_cost
     from manager.rules.quickplay.units import footprint
     b = build_table([piece("a", "blue", "line_infantry", (8, 28))], "quickplay",
                     terrain=[polyline("road", (0.5, 10), (24, 10), (24, 35.5))])
@@ -453,7 +455,7 @@ def test_a_retreat_asks_only_the_bases_beside_its_way(data, n, dx, dy, moves, at
 def test_every_move_cost_in_play_is_the_cost_measured():
     """Every move and charge path costed on two turns of Austerlitz (a stream, roads,
     towns, lakes and hills): the box-first answer is the one measured on every shape."""
-    from manager.rules.quickplay import moves
+    from manager.rules.quickplay import move_ground as moves
     calls = []
     real = moves._terrain_cost
 

@@ -1,6 +1,6 @@
 """Issue 17, quick-play (ninth session): the commander's looks with fewer numpy calls.
 
-`bases._judged` no longer enters an errstate context (a line of MARGIN or less, whose
+`hidden_lines._judged` no longer enters an errstate context (a line of MARGIN or less, whose
 pairs are never read, is divided by 1), finds its (line, base) pairs by a flat nonzero
 and divmod, leaves each end's own base out of the few pairs found instead of the whole
 table, and gathers by `take`. Its answers are the old pass's (kept here) to the bit: on
@@ -12,7 +12,7 @@ the median ask) in plain floats, math's atan2 and degrees: the same list as the 
 numpy pass (kept here), on random tables at every reach, arc and range, and at every
 call of three Austerlitz turns.
 
-`moves._near_line` (the bases a unit's move spots could land on) asks the unit grid's band
+`move_ground._near_line` (the bases a unit's move spots could land on) asks the unit grid's band
 about the line, then holds each unit found to the old pass's test in floats: the same
 (row, x, y, radius) as that pass over the whole table (kept here).
 """
@@ -26,14 +26,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from test_quickplay_fewer_calls import austerlitz  # noqa: E402
 from test_quickplay_speed import crowd  # noqa: E402
 
-from manager.rules.quickplay import bases as B  # noqa: E402
+from manager.rules.quickplay import bases as B, hidden_lines as H  # noqa: E402
 from manager.sightlines import MARGIN  # noqa: E402
 from manager.footprint import distance  # noqa: E402
 
 
 
 def old_judged(origin, ends, end_keys, idx, t):
-    """`bases._judged` as it was before (eighth session's main)."""
+    """`hidden_lines._judged` as it was before (eighth session's main)."""
     m = MARGIN
     ax, ay = origin
     tx = np.array([e[0] for e in ends], dtype=float) - ax
@@ -114,14 +114,14 @@ def test_the_pass_is_the_old_pass_on_random_tables(data, n):
         keep = t.alive.copy()
         keep[me] = data.draw(st.booleans())      # (the shooter left in, too)
         idx = keep.nonzero()[0]
-        assert B._judged(u.pos, ends, end_keys, idx, t) == \
+        assert H._judged(u.pos, ends, end_keys, idx, t) == \
             old_judged(u.pos, ends, end_keys, idx, t)
 
 
 def test_the_pass_is_the_old_pass_in_play(monkeypatch):
     s, ap = austerlitz(3)
     calls = []
-    new = B._judged
+    new = H._judged
 
     def both(origin, ends, end_keys, idx, t):
         out = new(origin, ends, end_keys, idx, t)
@@ -129,7 +129,7 @@ def test_the_pass_is_the_old_pass_in_play(monkeypatch):
         calls.append(sum(out[0]))
         return out
 
-    monkeypatch.setattr(B, "_judged", both)
+    monkeypatch.setattr(H, "_judged", both)
     while not s.battle.state.over and s.battle.state.turn <= 3:
         ap.play_turn()
     assert len(calls) > 100 and sum(calls) > 1000
@@ -194,7 +194,7 @@ def test_the_largest_live_half_diagonal_is_the_max_of_the_live_rows(rows):
 
 
 def old_near_line(battle, unit, far):
-    """`moves._near_line` as it was: one numpy pass over the whole base table."""
+    """`move_ground._near_line` as it was: one numpy pass over the whole base table."""
     import math
     from manager.rules.quickplay.units import footprint
     t = B.bases(battle)
@@ -208,7 +208,7 @@ def old_near_line(battle, unit, far):
 
 
 def same_near_line(b, u, far, near_line=None):
-    from manager.rules.quickplay.moves import _near_line
+    from manager.rules.quickplay.move_ground import _near_line
     t, half, near = (near_line or _near_line)(b, u, far)
     t0, half0, near0 = old_near_line(b, u, far)
     assert t is t0 and half == half0 and sorted(near) == near0
@@ -229,7 +229,7 @@ def test_the_bases_near_a_move_line_are_the_old_pass_on_random_tables(data, n):
 
 
 def test_the_bases_near_a_move_line_are_the_old_pass_in_play(monkeypatch):
-    from manager.rules.quickplay import moves as M
+    from manager.rules.quickplay import move_ground as M
     s, ap = austerlitz(3)
     found = []
     new = M._near_line

@@ -1,6 +1,6 @@
 """Issue 17, quick-play (sixth session): answers remembered across battle versions.
 
-- A line `bases.surely_hidden` found hidden is remembered with the base found across it;
+- A line `hidden_lines.surely_hidden` found hidden is remembered with the base found across it;
   asked again with the same ends it is hidden still while that base lives on the very
   same footprint, and no pass is made for it. Held to the whole pass (nothing carried,
   nothing remembered) on random tables where bases move, turn and fall between the
@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from test_quickplay_fewer_calls import austerlitz, spot  # noqa: E402
 from test_quickplay_speed import crowd  # noqa: E402
 
-from manager.rules.quickplay.bases import surely_hidden as REAL_HIDDEN  # noqa: E402
+from manager.rules.quickplay.hidden_lines import surely_hidden as REAL_HIDDEN  # noqa: E402
 
 
 def whole_pass(b, u, targets):
@@ -83,7 +83,7 @@ def test_remembered_lines_give_the_pass_answers_on_random_tables(data, n, change
 
 
 def test_a_remembered_line_stands_while_its_base_stands():
-    from manager.rules.quickplay.bases import surely_hidden
+    from manager.rules.quickplay.hidden_lines import surely_hidden
     from builders import build_table, piece
     b = build_table([piece("a", "blue", "line_infantry", (10, 18), facing=90),
                      piece("o", "blue", "line_infantry", (20, 18), facing=90),
@@ -109,9 +109,9 @@ def test_a_remembered_line_stands_while_its_base_stands():
 def test_remembered_lines_give_the_pass_answers_in_play():
     """Every call of the commander in eight Austerlitz turns (seed 2) gives the whole
     pass's answers; and thousands of lines are answered from what is remembered."""
-    from manager.rules.quickplay import bases, commander
+    from manager.rules.quickplay import commander, hidden_lines
     s, ap = austerlitz(8, seed=2)
-    real = bases.surely_hidden
+    real = hidden_lines.surely_hidden
     used = []
 
     def both(battle, unit, targets):
@@ -120,12 +120,12 @@ def test_remembered_lines_give_the_pass_answers_in_play():
         assert got == whole_pass(battle, unit, targets)
         return got
 
-    bases.surely_hidden = commander.surely_hidden = both
+    hidden_lines.surely_hidden = commander.surely_hidden = both
     try:
         while not s.battle.state.over and s.battle.state.turn <= 8:
             ap.step()
     finally:
-        bases.surely_hidden = commander.surely_hidden = real
+        hidden_lines.surely_hidden = commander.surely_hidden = real
     assert sum(used) > 1000, sum(used)
 
 
@@ -144,7 +144,7 @@ def test_a_carried_landing_is_the_engines_answer_on_random_tables(data, n, way, 
     facings) with each other unit carried as the base it landed on last (right or wrong,
     eliminated too): every answer is the engine's."""
     from manager.footprint import heading
-    from manager.rules.quickplay.moves import landing
+    from manager.rules.quickplay.move_ground import landing
     b = crowd(data, n)
     if data.draw(st.booleans()):
         b.update_unit(list(b.units)[0], eliminated=True)
@@ -165,9 +165,9 @@ def test_a_carried_landing_is_the_engines_answer_on_random_tables(data, n, way, 
 def test_carried_landings_are_the_engines_answers_in_play():
     """Every spot the commander tried in six Austerlitz turns (seed 1) is judged as the
     engine judges it; and many are settled by the carried base alone."""
-    from manager.rules.quickplay import commander, moves
+    from manager.rules.quickplay import commander, move_ground
     s, ap = austerlitz(6)
-    real = moves.landing
+    real = move_ground.landing
     settled = []
 
     def both(battle, unit, far):
@@ -177,18 +177,18 @@ def test_carried_landings_are_the_engines_answers_in_play():
             carried = battle.kept("quickplay.landed_on", dict).get(unit.id, ())
             got = lands(to, facing)
             assert got == engine_lands(battle, unit, to, facing)
-            end = moves.footprint(battle, unit, x=to[0], y=to[1], facing=facing,
+            end = move_ground.footprint(battle, unit, x=to[0], y=to[1], facing=facing,
                                   formation=unit.formation)
             settled.append(got and any(
                 not battle.units[o].eliminated and
-                moves.overlap(end, moves.footprint(battle, battle.units[o])) for o in carried))
+                move_ground.overlap(end, move_ground.footprint(battle, battle.units[o])) for o in carried))
             return got
         return check
 
-    moves.landing = commander.landing = both
+    move_ground.landing = commander.landing = both
     try:
         while not s.battle.state.over and s.battle.state.turn <= 6:
             ap.step()
     finally:
-        moves.landing = commander.landing = real
+        move_ground.landing = commander.landing = real
     assert sum(settled) > 100, sum(settled)

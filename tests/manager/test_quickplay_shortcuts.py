@@ -59,7 +59,7 @@ def test_cover_behind_a_wall_as_before(at, off, facing, kind):
 def test_terrain_cost_remembered_is_terrain_cost_measured(kind, c, r, dx, dy, facing, ukind,
                                                           form):
     from dataclasses import replace
-    from manager.rules.quickplay.moves import _terrain_cost, terrain_cost
+    from manager.rules.quickplay.move_ground import _terrain_cost, terrain_cost
     from manager.rules.quickplay.units import footprint
     terrain = [{"kind": kind, "points": [[c[0] - r, c[1] - r], [c[0] + r, c[1] - r],
                                          [c[0] + r, c[1] + r], [c[0] - r, c[1] + r]]}]
@@ -80,7 +80,8 @@ def test_terrain_cost_remembered_is_terrain_cost_measured(kind, c, r, dx, dy, fa
 def test_no_charge_outcome_is_likelier_than_the_roll_reaching_in_play():
     """The commander asks no odds of a charge whose roll reaches too seldom: every charge
     it weighs on two turns of Austerlitz scores no more than its roll's chance."""
-    from manager.rules.quickplay.melee import charge_odds, charge_plan
+    from manager.rules.quickplay.melee import charge_plan
+    from manager.rules.quickplay.melee_odds import charge_odds
     from manager.rules.quickplay.moves import roll_reaches
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from bench_common import AUSTERLITZ, scenario

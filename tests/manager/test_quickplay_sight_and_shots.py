@@ -1,6 +1,6 @@
 """Issue 17, quick-play (fifth session): answers the commander's first looks already hold.
 
-- `bases.surely_hidden`'s pass also tells the lines that surely meet no base the rules'
+- `hidden_lines.surely_hidden`'s pass also tells the lines that surely meet no base the rules'
   scan tests (`clear_lines`): `sight_refusal` of such a line asks only the terrain. Held
   to the scan (every base near the line asked with shapely) on random crowded tables,
   at touching distances, and on every such line asked in three turns of Austerlitz.
@@ -25,7 +25,7 @@ from builders import build_table, piece  # noqa: E402
 from test_quickplay_fewer_calls import AREAS, LINES, austerlitz, box_table, spot  # noqa: E402
 from test_quickplay_speed import crowd, new_sight_blockers  # noqa: E402
 
-from manager.rules.quickplay.bases import surely_hidden as REAL_HIDDEN  # noqa: E402
+from manager.rules.quickplay.hidden_lines import surely_hidden as REAL_HIDDEN  # noqa: E402
 
 
 def scan_blockers(b, a, z, ignore):
@@ -37,7 +37,7 @@ def judge_lines(b, u, targets):
     """Each line's "surely hidden" and "clear" claims against the scan: a hidden line
     has a base across it, a clear one none (and is remembered for this version only
     when clear)."""
-    from manager.rules.quickplay.bases import clear_lines, surely_hidden
+    from manager.rules.quickplay.hidden_lines import clear_lines, surely_hidden
     hidden = surely_hidden(b, u, targets)
     kept = clear_lines(b)
     claims = 0
@@ -90,7 +90,7 @@ def test_bases_at_the_line_are_judged_as_the_scan(dx, dy, facing, kind, hair):
 
 
 def test_a_base_squarely_across_hides_and_an_open_line_is_clear():
-    from manager.rules.quickplay.bases import clear_lines, surely_hidden
+    from manager.rules.quickplay.hidden_lines import clear_lines, surely_hidden
     b = build_table([piece("a", "blue", "line_infantry", (10, 18), facing=90),
                      piece("o", "blue", "line_infantry", (20, 18), facing=90),
                      piece("e", "red", "line_infantry", (30, 18), facing=270),
@@ -105,7 +105,7 @@ def test_a_base_squarely_across_hides_and_an_open_line_is_clear():
 def test_clear_lines_in_play_are_the_scans_answers():
     """Every sight_refusal of three Austerlitz turns answered from `clear_lines` is the
     answer of the full scan; and many are."""
-    from manager.rules.quickplay import bases, units
+    from manager.rules.quickplay import hidden_lines, units
     s, ap = austerlitz(3)
     real = units.sight_refusal
     used = []
@@ -113,7 +113,7 @@ def test_clear_lines_in_play_are_the_scans_answers():
     def both(battle, a_xy, b_xy, ignore=()):
         got = real(battle, a_xy, b_xy, ignore)
         if len(ignore) == 2 and (tuple(a_xy), tuple(b_xy), *ignore) in \
-                bases.clear_lines(battle):
+                hidden_lines.clear_lines(battle):
             used.append(1)
             assert not scan_blockers(battle, a_xy, b_xy, ignore)
             assert got == units.terrain_sight(battle, a_xy, b_xy)
@@ -175,7 +175,7 @@ def test_cover_in_play_is_the_cover_measured():
 def old_targets(c, u, cands):
     """The commander's `_targets` before: every shot not passed over is checked, sorted."""
     from manager.game_actions import Fire
-    from manager.rules.quickplay.melee import fire_odds
+    from manager.rules.quickplay.melee_odds import fire_odds
     b = c.battle
     out = []
     for e, hidden in zip(cands, c._hidden(u, cands)):
@@ -214,7 +214,7 @@ def test_every_shot_picked_in_play_is_the_pick_of_weighing_all():
 def test_a_volley_is_never_stronger_than_its_bound(data, n, kind, c, r, rounding):
     from manager.errors import IllegalAction
     from manager.rules.quickplay.combat import volley, volley_bound
-    from manager.rules.quickplay.melee import volley_mean
+    from manager.rules.quickplay.melee_odds import volley_mean
     from test_quickplay_speed import KINDS as UKINDS
     units = [piece(f"u{k}", "blue" if k % 2 == 0 else "red",
                    data.draw(st.sampled_from(UKINDS + ["skirmishers", "militia"])),
@@ -253,7 +253,7 @@ def fresh_hidden(b, u, targets):
 @settings(max_examples=60, deadline=None)
 @given(st.data(), st.integers(3, 16))
 def test_carried_blockers_give_the_pass_answers_on_random_tables(data, n):
-    from manager.rules.quickplay.bases import surely_hidden
+    from manager.rules.quickplay.hidden_lines import surely_hidden
     b = crowd(data, n)
     units = b.live_units()
     carry = b.kept("quickplay.blockers", dict)
@@ -268,9 +268,9 @@ def test_carried_blockers_give_the_pass_answers_on_random_tables(data, n):
 
 
 def test_carried_blockers_give_the_pass_answers_in_play():
-    from manager.rules.quickplay import bases, commander
+    from manager.rules.quickplay import commander, hidden_lines
     s, ap = austerlitz(4)
-    real = bases.surely_hidden
+    real = hidden_lines.surely_hidden
     short = []
 
     def both(battle, unit, targets):
@@ -280,10 +280,10 @@ def test_carried_blockers_give_the_pass_answers_in_play():
         short.append(bool(had) and all(got))
         return got
 
-    bases.surely_hidden = commander.surely_hidden = both
+    hidden_lines.surely_hidden = commander.surely_hidden = both
     try:
         while not s.battle.state.over and s.battle.state.turn <= 4:
             ap.step()
     finally:
-        bases.surely_hidden = commander.surely_hidden = real
+        hidden_lines.surely_hidden = commander.surely_hidden = real
     assert sum(short) > 100

@@ -93,11 +93,11 @@ def old_ground_refusal(b, unit, start, end, ignore=(), charge=False):
 def judge_table(b, side):
     """Every claim of the first looks on one battle, for the units of `side`: returns how
     many pairs were judged (the caller checks the play reached some)."""
-    from manager.rules.quickplay import bases as bt
+    from manager.rules.quickplay import bases as bt, hidden_lines
     from manager.rules.quickplay.tables import FIRE_ARC, RANGES
     from manager import spatial
     from manager.model.forces import mark
-    from manager.rules.quickplay.moves import lands_on_another
+    from manager.rules.quickplay.move_ground import lands_on_another
     from manager.rules.quickplay.units import arm, engaged, footprint, near, prof, to_front
     enemy = b.enemy_of(side)
     judged = 0
@@ -128,7 +128,7 @@ def judge_table(b, side):
                 spatial.lands_on(b, u, end, footprint)
         # the lines to the near enemies: the same blockers, the same "surely hidden"
         targets = near(b, u.pos, 30, enemy)
-        assert bt.surely_hidden(b, u, targets) == old_surely_hidden(b, u, targets)
+        assert hidden_lines.surely_hidden(b, u, targets) == old_surely_hidden(b, u, targets)
         for e in targets:
             judged += 1
             assert new_sight_blockers(b, u.pos, e.pos) == old_sight_blockers(b, u.pos, e.pos)
@@ -149,7 +149,7 @@ def test_the_table_answers_as_the_scans_on_random_tables(data, n):
        st.integers(0, 359), st.booleans())
 def test_ground_refusal_looks_near_the_path_only(data, n, dx, dy, facing, charge):
     """The scan near the path names the very refusal the scan of every near unit named."""
-    from manager.rules.quickplay.moves import ground_refusal
+    from manager.rules.quickplay.move_ground import ground_refusal
     from manager.rules.quickplay.units import footprint
     b = crowd(data, n)
     u = b.units["u0"]
@@ -170,7 +170,7 @@ AREAS = ["woods", "marsh", "town", "rough", "fields", "lake", "hill"]
 def test_a_path_clear_of_costly_ground_costs_nothing_extra(kind, c, r, to, facing, k, line,
                                                            lx, ukind):
     """no_extra_along(a, b): every move along that line costs exactly 0.0 extra inches."""
-    from manager.rules.quickplay.moves import no_extra_along, terrain_cost
+    from manager.rules.quickplay.move_ground import no_extra_along, terrain_cost
     from manager.rules.quickplay.units import footprint
     terrain = [{"kind": kind, "points": [[c[0] - r, c[1] - r], [c[0] + r, c[1] - r],
                                          [c[0] + r, c[1] + r], [c[0] - r, c[1] + r]]},
@@ -190,7 +190,7 @@ def test_a_path_clear_of_costly_ground_costs_nothing_extra(kind, c, r, to, facin
 
 
 def test_no_extra_along_sees_costly_ground():
-    from manager.rules.quickplay.moves import no_extra_along
+    from manager.rules.quickplay.move_ground import no_extra_along
     terrain = [{"kind": "woods", "points": [[10, 10], [14, 10], [14, 14], [10, 14]]},
                {"kind": "stream", "points": [[30, 0.5], [30, 35.5]]}]
     b = build_table([piece("a", "blue", "line_infantry", (5, 12))], "quickplay",

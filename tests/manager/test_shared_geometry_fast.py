@@ -219,7 +219,7 @@ def test_the_common_point_is_as_deep_in_both_bases_as_said(fa_, fb_, fa, da, fb,
         assert a_fp.polygon().covers(disc) and b_fp.polygon().covers(disc)
 
 
-# ---- spatial.along: plain floats over the band up to NARROW_LINE units ---------------------
+# ---- UnitGrid.along: plain floats over the band up to NARROW_LINE units ---------------------
 class _Grid:
     """live_units and the battle's caches, as spatial's grid asks them (no journal)."""
 

@@ -10,7 +10,7 @@ from ...actions import need
 from .. import register_ruleset
 from ..base import Ruleset
 from ..common import TableRuleset
-from . import combat, flow, melee, moves
+from . import combat, flow, melee, melee_odds, moves
 from .tables import FIRE_ARC, FORMATIONS, OPTIONS, PHASES, PROFILES, RANGES, TRAITS
 
 ACTIVATIONS = ("MoveUnit", "ChangeFormation", "Charge", "Fire", "MoveLeader", "Rally",
@@ -42,10 +42,10 @@ class QuickPlay(TableRuleset, Ruleset):
                    moves.resolve_change_formation)
         self.plays(ga.MoveLeader, moves.check_move_leader, moves.resolve_move_leader)
         self.plays(moves.FollowMe, moves.check_follow_me, moves.resolve_follow_me)
-        self.plays(ga.Charge, melee.check_charge, melee.resolve_charge, melee.charge_odds)
-        self.plays(ga.Fire, combat.check_fire, combat.resolve_fire, melee.fire_odds)
+        self.plays(ga.Charge, melee.check_charge, melee.resolve_charge, melee_odds.charge_odds)
+        self.plays(ga.Fire, combat.check_fire, combat.resolve_fire, melee_odds.fire_odds)
         self.plays(ga.ResolveMelee, melee.check_resolve_melee, melee.resolve_melee,
-                   melee.resolve_melee_odds)
+                   melee_odds.resolve_melee_odds)
         self.plays(ga.Rally, melee.check_rally, melee.resolve_rally)
 
     # with the card deck a side activates one piece a card (one per player on the side)

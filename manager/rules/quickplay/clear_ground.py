@@ -80,7 +80,7 @@ def box_of(points) -> tuple:
 
 
 def move_cost(battle, unit, start, end) -> tuple[float, str, bool]:
-    """`moves.measured_cost` (extra inches, refusal, on road) with shapes built and asked
+    """`move_ground.measured_cost` (extra inches, refusal, on road) with shapes built and asked
     only of the features whose boxes meet the box of both bases (the hull of the move
     and its path of centres lie in it): a lake, wood or town elsewhere on the table
     adds nothing to the answer, and a big hill (not costly) is never measured."""

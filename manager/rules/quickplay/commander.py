@@ -13,10 +13,12 @@ from ...game_actions import Charge, Fire, MoveLeader, MoveUnit, Rally
 from ...model.forces import mark
 from ..common import OrdersCommander
 from .combat import shooter_refusal, volley, volley_bound
-from .bases import charged, maybe_in_reach, nearest, surely_hidden
-from .melee import (charge_odds, charge_plan, charger_refusal, melees, surely_too_far,
-                    volley_mean)
-from .moves import landing, max_allowance, roll_reaches
+from .bases import charged, maybe_in_reach, nearest
+from .hidden_lines import surely_hidden
+from .melee import charge_plan, charger_refusal, melees, surely_too_far
+from .melee_odds import charge_odds, volley_mean
+from .move_ground import landing
+from .moves import max_allowance, roll_reaches
 from .tables import FIRE_ARC, RANGES
 from .units import acted, arm, footprint, known_terrain_sight, near, prof
 

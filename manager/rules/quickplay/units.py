@@ -175,15 +175,15 @@ def _widened(fp: Footprint, inches: float):
 def surely_hidden(battle, unit, targets) -> list:
     """For each target: does `sight_refusal(unit.pos, target.pos, ignore=(unit, target))`
     surely name a base in the way (so `volley`, and check_fire, refuse the shot)? One
-    numpy pass per shooter over the base table (`bases.surely_hidden`). False: "maybe
+    numpy pass per shooter over the base table (`hidden_lines.surely_hidden`). False: "maybe
     not"."""
-    return _bases.surely_hidden(battle, unit, targets)
+    return _hidden.surely_hidden(battle, unit, targets)
 
 
 def sight_refusal(battle, a_xy, b_xy, ignore=()) -> str:
     """Centre to centre: no other base across the line, no more than 3 inches of woods
     (or town) along it, no hill higher than both ends."""
-    if len(ignore) == 2 and (tuple(a_xy), tuple(b_xy), *ignore) in _bases.clear_lines(battle):
+    if len(ignore) == 2 and (tuple(a_xy), tuple(b_xy), *ignore) in _hidden.clear_lines(battle):
         return terrain_sight(battle, a_xy, b_xy)  # surely no base across (`surely_hidden`)
     line = segment(a_xy, b_xy)
     for o in _bases.near_line(battle, a_xy, b_xy, line.length + 8):   # those that could cross
@@ -276,6 +276,7 @@ def dice_for_figures(unit, figures: int) -> int:
     return math.ceil(figures / FIGURES_PER_DIE)
 
 
-# the base table and the ground's boxes import this module at their top: bound last, once
-# this module's names are all defined (an import in a function costs a look-up a call)
-from . import bases as _bases, clear_ground as _ground  # noqa: E402
+# the base table, its lines and the ground's boxes import this module at their top: bound
+# last, once this module's names are all defined (an import in a function costs a look-up
+# a call)
+from . import bases as _bases, clear_ground as _ground, hidden_lines as _hidden  # noqa: E402
