@@ -269,7 +269,7 @@ def hidden_shots_in_play(ruleset, phase, near, surely_hidden, why) -> tuple[int,
 
 def test_d3_surely_hidden_shots_are_refused_in_play():
     from manager.rules.d3.combat import surely_out_of_range
-    from manager.rules.d3.units import sight_refusal, surely_hidden
+    from manager.rules.d3.sight import sight_refusal, surely_hidden
     hidden, judged = hidden_shots_in_play(
         "d3", "shoot", lambda b, u, e: not surely_out_of_range(b, u, e), surely_hidden,
         sight_refusal)
@@ -285,7 +285,8 @@ def test_d3_surely_hidden_only_when_a_base_is_in_the_way(a, fa, t, side, fb, kb,
     """A blocker near the line (some across it, some beside it, some on its end): a
     "hidden" answer always comes with sight_refusal naming a base in the way."""
     from manager.footprint import heading
-    from manager.rules.d3.units import footprint, sight_refusal, surely_hidden
+    from manager.rules.d3.sight import sight_refusal, surely_hidden
+    from manager.rules.d3.units import footprint
     a = (a[0] + 35, a[1] + 40)                     # mid-table: every piece stays on it
     hx, hy = heading(fa + turn)
     e = (a[0] + hx * rng, a[1] + hy * rng)
@@ -303,7 +304,7 @@ def test_d3_surely_hidden_only_when_a_base_is_in_the_way(a, fa, t, side, fb, kb,
 
 
 def test_d3_surely_hidden_sees_a_base_squarely_across_the_line():
-    from manager.rules.d3.units import surely_hidden
+    from manager.rules.d3.sight import surely_hidden
     b = build_table([piece("a", "blue", "line_infantry", (20, 30)),
                      piece("b", "blue", "line_infantry", (20, 25)),
                      piece("c", "blue", "line_infantry", (30, 25)),

@@ -66,7 +66,8 @@ def test_d3_moves_refused_by_units_are_refused(a, o, fa, fo, ka, ko, friend, pas
     from manager import game_actions as ga
     from manager.footprint import bearing, heading
     from manager.rules.d3.moves import surely_refused_by_units
-    from manager.rules.d3.units import _units_refusal, footprint
+    from manager.rules.d3.ground import _units_refusal
+    from manager.rules.d3.units import footprint
     b = build_table([piece("a", "blue", ka, a, facing=fa),
                      piece("o", "blue" if friend else "red", ko, o, facing=fo)], "d3")
     s, _ = session_at(b, "move", side="blue")

@@ -17,7 +17,8 @@ def test_d3_ground_memo_answers_each_battles_options():
     old ground_refusal answers it in that battle, asked in turn, so the second battle's
     asks hit the first's remembered answers only where the options agree."""
     from manager.footprint import heading
-    from manager.rules.d3.units import footprint, ground_refusal, utype
+    from manager.rules.d3.ground import ground_refusal
+    from manager.rules.d3.units import footprint, utype
     b = _battle("hanau").copy()
     club = b.copy()
     club.set_info(replace(club.info, options=MappingProxyType(dict(
@@ -44,7 +45,7 @@ def test_d3_memos_answer_as_afresh_in_play(monkeypatch):
     """Three Austerlitz turns: every terrain refusal and every terrain line of sight the
     memos answer equals the one worked out afresh, and many are answered from memory."""
     from manager.autopilot import Autopilot
-    from manager.rules.d3 import units
+    from manager.rules.d3 import ground, sight as seen_lines
     from manager.session import Session
     from manager.table_terrain import table_terrain
     sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -52,24 +53,24 @@ def test_d3_memos_answer_as_afresh_in_play(monkeypatch):
     s = Session(scenario(AUSTERLITZ, "d3", seed=1, turns=3))
     from manager.ground_memo import holds
     seen = {"ground": [0, 0], "sight": [0, 0]}
-    ground, sight = units._kept_refusal, units._kept_sight
+    kept_refusal, kept_sight = ground._kept_refusal, seen_lines._kept_sight
 
     def refusal(battle, unit, kind, start, end):
         seen["ground"][holds(battle.battlefield, "d3.ground", (
             kind, start, end, battle.option("artillery_streams"),
             battle.option("bridge_crossing")))] += 1
-        got = ground(battle, unit, kind, start, end)
-        assert got == units._terrain_refusal(battle, unit, kind, start, end)
+        got = kept_refusal(battle, unit, kind, start, end)
+        assert got == ground._terrain_refusal(battle, unit, kind, start, end)
         return got
 
     def blocked(battle, a, b):
         seen["sight"][holds(battle.battlefield, "d3.sight", (a, b))] += 1
-        got = sight(battle, a, b)
+        got = kept_sight(battle, a, b)
         assert got == table_terrain(s.battle.battlefield).sight_blocked(a, b, skip=1.0)
         return got
 
-    monkeypatch.setattr(units, "_kept_refusal", refusal)
-    monkeypatch.setattr(units, "_kept_sight", blocked)
+    monkeypatch.setattr(ground, "_kept_refusal", refusal)
+    monkeypatch.setattr(seen_lines, "_kept_sight", blocked)
     ap = Autopilot(s)
     ap.step()
     while not s.battle.state.over and s.battle.state.turn <= 3:
@@ -86,7 +87,7 @@ def test_d3_shot_reach_and_cover_memos_answer_as_afresh_in_play(monkeypatch):
     the covered fraction), and many come from memory."""
     from manager.autopilot import Autopilot
     from manager.footprint import point
-    from manager.rules.d3 import combat, units
+    from manager.rules.d3 import combat, ground
     from manager.session import Session
     from manager.table_terrain import table_terrain
     sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -94,7 +95,7 @@ def test_d3_shot_reach_and_cover_memos_answer_as_afresh_in_play(monkeypatch):
     s = Session(scenario(AUSTERLITZ, "d3", seed=1, turns=3))
     from manager.ground_memo import holds
     seen = {"reach": [0, 0], "cover": [0, 0]}
-    reach, covered = combat._reach, units._kept_cover
+    reach, covered = combat._reach, ground._kept_cover
 
     def checked_reach(battle, unit, fp, tfp):
         seen["reach"][holds(battle.battlefield, "d3.reach",
@@ -113,7 +114,7 @@ def test_d3_shot_reach_and_cover_memos_answer_as_afresh_in_play(monkeypatch):
         return got
 
     monkeypatch.setattr(combat, "_reach", checked_reach)
-    monkeypatch.setattr(units, "_kept_cover", checked_cover)
+    monkeypatch.setattr(ground, "_kept_cover", checked_cover)
     ap = Autopilot(s)
     ap.step()
     while not s.battle.state.over and s.battle.state.turn <= 3:
@@ -164,7 +165,7 @@ def test_d3_kept_base_arrays_equal_a_fresh_build_through_a_battle():
     import numpy as np
 
     from manager.autopilot import Autopilot
-    from manager.rules.d3 import units
+    from manager.rules.d3 import sight
     from manager.session import Session
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from bench_common import AUSTERLITZ, scenario
@@ -172,7 +173,7 @@ def test_d3_kept_base_arrays_equal_a_fresh_build_through_a_battle():
 
     def same():
         b = s.battle
-        kept, fresh = units._base_arrays(b), units._BaseRows(b).arrays()
+        kept, fresh = sight._base_arrays(b), sight._BaseRows(b).arrays()
         assert kept[0] == fresh[0]
         for a, f in zip(kept[1:], fresh[1:]):
             assert a.dtype == f.dtype and np.array_equal(a, f) and a.tobytes() == f.tobytes()

@@ -15,7 +15,8 @@ KINDS = ["line_infantry", "light_cavalry", "heavy_cavalry", "skirmishers", "foot
 def _ground(battle, unit, to, facing) -> str:
     """ground_refusal of a MoveUnit, on the bases check_move_unit draws."""
     from manager.footprint import bearing
-    from manager.rules.d3.units import footprint, ground_refusal
+    from manager.rules.d3.ground import ground_refusal
+    from manager.rules.d3.units import footprint
     moving = footprint(battle, unit, facing=bearing(unit.pos, to))
     end = footprint(battle, unit, x=to[0], y=to[1], facing=facing)
     return ground_refusal(battle, unit, moving, end)

@@ -100,7 +100,8 @@ def test_d3_ground_refusal_is_the_old_one(name, pick, fx, fy, d, way, facing, ch
     rough, marsh, town, river, stream, and the armies in place) is refused for the
     same reason, or allowed, as by the check without the box pre-checks."""
     from manager.footprint import heading
-    from manager.rules.d3.units import footprint, ground_refusal
+    from manager.rules.d3.ground import ground_refusal
+    from manager.rules.d3.units import footprint
     b = _battle(name)
     units = b.live_units()
     u = units[pick % len(units)]
@@ -118,7 +119,8 @@ def test_d3_ground_refusal_box_checks_are_not_vacuous():
     """On Hanau the box pre-checks pass over many moves in the open, and the shapes still
     refuse the wood, the marsh, rough ground and the river's crossing, as before."""
     from manager.footprint import box, heading
-    from manager.rules.d3.units import REFUSING, _boxes, footprint, ground_refusal, utype
+    from manager.rules.d3.ground import REFUSING, _boxes, ground_refusal
+    from manager.rules.d3.units import footprint, utype
     from manager.table_terrain import table_terrain
     b = _battle("hanau")
     boxes, t = _boxes(b.battlefield), table_terrain(b.battlefield)
@@ -149,12 +151,12 @@ def test_d3_contact_and_ground_are_the_old_ones_in_play(monkeypatch):
     import sys
 
     from manager.autopilot import Autopilot
-    from manager.rules.d3 import moves, units
+    from manager.rules.d3 import ground, moves
     from manager.session import Session
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from bench_common import AUSTERLITZ, scenario
     asked = {"contact": 0, "ground": 0, "refused": 0}
-    fast_contact, fast_ground = moves.contact_point, units.ground_refusal
+    fast_contact, fast_ground = moves.contact_point, ground.ground_refusal
 
     def contact(mover, target, along):
         asked["contact"] += 1
@@ -200,7 +202,8 @@ spot = st.tuples(st.floats(4, 44), st.floats(4, 32))
 def _ground(battle, unit, to, facing) -> str:
     """ground_refusal of a MoveUnit, on the bases check_move_unit draws."""
     from manager.footprint import bearing
-    from manager.rules.d3.units import footprint, ground_refusal
+    from manager.rules.d3.ground import ground_refusal
+    from manager.rules.d3.units import footprint
     moving = footprint(battle, unit, facing=bearing(unit.pos, to))
     end = footprint(battle, unit, x=to[0], y=to[1], facing=facing)
     return ground_refusal(battle, unit, moving, end)

@@ -38,7 +38,7 @@ def _old_sight_refusal(battle, unit, target) -> str:
 def test_d3_sight_refusal_is_the_old_one(name, i, j):
     """Any unit's view of any other on Hanau's or Austerlitz's opening table: the same
     refusal (the same first base named) as with spatial.crossing_line's candidates."""
-    from manager.rules.d3.units import sight_refusal
+    from manager.rules.d3.sight import sight_refusal
     b = _battle(name)
     units = b.live_units()
     u, t = units[i % len(units)], units[j % len(units)]
@@ -203,7 +203,7 @@ def _old_surely_hidden(battle, unit, targets) -> list:
 def test_d3_surely_hidden_is_the_near_scan_one(name, pick, others):
     """Any shooter and any targets (friends too) on Hanau's or Austerlitz's table: the
     same answers as surely_crossed over the near bases."""
-    from manager.rules.d3.units import surely_hidden
+    from manager.rules.d3.sight import surely_hidden
     b = _battle(name)
     units = b.live_units()
     u = units[pick % len(units)]
@@ -217,7 +217,7 @@ def test_d3_surely_hidden_arrays_follow_the_battle():
     sys.path.insert(0, str(ROOT / "tests"))
     from builders import build_table, piece, session_at
 
-    from manager.rules.d3.units import surely_hidden
+    from manager.rules.d3.sight import surely_hidden
     b = build_table([piece("a", "blue", "line_infantry", (20, 30)),
                      piece("f", "blue", "line_infantry", (40, 30)),
                      piece("e", "red", "line_infantry", (20, 18))], "d3")

@@ -91,7 +91,8 @@ def test_d3_hidden_pre_check_is_asked_only_for_four_or_more():
     claims nothing below (the rules' shot then answers each), at Austerlitz's opening."""
     from manager.rules.d3.combat import in_range_candidates
     from manager.rules.d3.commander import HIDDEN_FROM, _hidden
-    from manager.rules.d3.units import surely_hidden, utype
+    from manager.rules.d3.sight import surely_hidden
+    from manager.rules.d3.units import utype
     from test_d3_speed import _battle
     b = _battle("austerlitz")
     sizes = set()

@@ -18,7 +18,6 @@ from fractions import Fraction
 from ... import spatial
 from ...spatial import SLACK
 from ...actions import need
-from ...errors import IllegalAction
 from ...events import HitsTaken, MeleeResolved, UnitFired, UnitRetreated
 from ...footprint import (angle_between, aspect, bearing, distance, heading, inside, overlap,
                           point, slide)
@@ -27,9 +26,10 @@ from ...ground_memo import on_ground
 from ..common import Melee, charges_by_target, find_melee
 from .moves import own_unit
 from .tables import CHARGE_BONUS, FIRE_ARC, MOVE, RANGE, SHOT_MINUS
-from .units import (activate, activation_chance, engaged, footprint, in_cover,
-                    in_town,
-                    inactive, kept_for, largest_half, on_hilltop, reroller, sight_refusal, utype)
+from .ground import in_cover, in_town
+from .sight import sight_refusal
+from .units import (activate, activation_chance, engaged, footprint, inactive, kept_for,
+                    largest_half, on_hilltop, reroller, utype)
 
 
 @dataclass(frozen=True)

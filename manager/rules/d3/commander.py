@@ -18,7 +18,8 @@ from .combat import (fire_odds, in_range_candidates, melees, shot, shooter_refus
 from .tables import GENERAL_MOVE, MOVE, RANGE
 from .moves import lands_on_another, surely_blocked_each, surely_refused_by_units
 from .reroll import RerollActivation, pending
-from .units import near, reroller, surely_hidden, threatened_general, utype
+from .sight import surely_hidden
+from .units import near, reroller, threatened_general, utype
 
 class Commander(CavalryMixin, OrdersCommander):
     ruleset_id = "d3"

@@ -18,8 +18,9 @@ from ...model.forces import mark
 from ..common import check_ride, own_unit  # noqa: F401  (own_unit: for combat)
 from ...contact import contact_point
 from .tables import CHARGE_TURN, GENERAL_DANGER, GENERAL_MOVE, MOVE
-from .units import (activate, engaged, footprint, ground_refusal, inactive,
-                    kept_for, largest_half, threatened_general, units_refusal, utype)
+from .ground import ground_refusal, units_refusal
+from .units import (activate, engaged, footprint, inactive, kept_for, largest_half,
+                    threatened_general, utype)
 
 ChargeMade = declare_event("ChargeMade", "{unit} charges {target}{how}", unit=str, target=str,
                            how=str)
