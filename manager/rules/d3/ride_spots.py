@@ -157,10 +157,12 @@ class SpotsMixin:
         sx, sy, sf, reach, weight = columns
         xs, ys = [p[0] for p in spots], [p[1] for p in spots]
         # the shooters farther than their reach (and a thousandth) from the spots' box
-        # reach none of them: left out, their pairs are neither hits nor near an edge
-        gx = np.maximum(np.maximum(min(xs) - sx, sx - max(xs)), 0.0)
-        gy = np.maximum(np.maximum(min(ys) - sy, sy - max(ys)), 0.0)
-        cols = (gx * gx + gy * gy <= (reach + 1e-3) ** 2).nonzero()[0]
+        # on either axis reach none of them: left out, their pairs are neither hits nor
+        # near an edge
+        x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+        r = reach + 1e-3
+        cols = ((np.abs(sx - (x0 + x1) / 2) <= r + (x1 - x0) / 2) &
+                (np.abs(sy - (y0 + y1) / 2) <= r + (y1 - y0) / 2)).nonzero()[0]
         if not len(cols):
             return [0.0] * len(spots)
         sx, sy, sf, reach, weight = (c[cols] for c in columns)

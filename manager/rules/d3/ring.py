@@ -18,6 +18,7 @@ import numpy as np
 from ...footprint import distance, heading
 
 SLACK = 1e-6     # far above the last-bit differences (~1e-12 here) of either way
+TIE = 0.5 - 2 * SLACK   # |100 x - rint(100 x)| above this: within SLACK of a half, or near
 
 
 def plain_spot(u, e, fp, corner: float, way: float, r: float, reach: float):
@@ -44,7 +45,7 @@ def ring_spots(u, rows: list, rings: tuple, reach: float) -> list:
     n = len(rows[0][3])
     ways = np.array([row[3] for row in rows], dtype=float)          # (T, n)
     rad = np.radians(np.mod(ways, 360))
-    hx, hy = np.sin(rad), -np.cos(rad)
+    hx, cy = np.sin(rad), np.cos(rad)            # (the heading is (sin, -cos): y less)
     per = len(rings) * n
     # (one array of the rows' columns, each row repeated: the same floats as one
     # array a column)
@@ -54,19 +55,20 @@ def ring_spots(u, rows: list, rings: tuple, reach: float) -> list:
     rr = np.array(rings, dtype=float)[None, :, None]
     # (T, rings, n), raveled in the plain loops' order
     x = ex + (hx[:, None, :] * rr).ravel()
-    y = ey + (hy[:, None, :] * rr).ravel()
+    y = ey - (cy[:, None, :] * rr).ravel()      # (a + (-b) is a - b, the same float)
     ux, uy = u.x, u.y
     d2 = (x - ux) ** 2 + (y - uy) ** 2
     far = (reach + 0.01) ** 2
     # the hundredths: rint(100 x) / 100 is round(x, 2) (the nearest float to k / 100)
-    # unless 100 x lies within SLACK of a half
+    # unless 100 x lies within SLACK of a half (|100 x - k| is at most a half: a tie
+    # lies above TIE, a little wider, which only sends a few more to the plain code)
     tx, ty = x * 100, y * 100
     kx, ky = np.rint(tx), np.rint(ty)
-    tie = (np.abs(np.abs(tx - kx) - 0.5) < SLACK) | (np.abs(np.abs(ty - ky) - 0.5) < SLACK)
+    tie = (np.abs(tx - kx) > TIE) | (np.abs(ty - ky) > TIE)
     sx, sy = kx / 100, ky / 100
     d = np.hypot(sx - ux, sy - uy)
-    a = np.degrees(np.arctan2(sx - fx, -(sy - fy)))
-    off = np.abs(np.mod(np.mod(a, 360) - ff, 360))
+    a = np.degrees(np.arctan2(sx - fx, fy - sy))              # (-(b - a) is a - b)
+    off = np.mod(np.mod(a, 360) - ff, 360)         # (numpy's mod by 360: never below 0)
     side = np.minimum(off, 360 - off)
     flank = side > cn
     near = d2 <= far
