@@ -31,7 +31,7 @@ spot = st.tuples(st.floats(3, 45), st.floats(3, 33))
 @given(spot, spot, st.integers(0, 359), st.integers(0, 359), st.sampled_from(KINDS),
        st.sampled_from(KINDS), st.sampled_from(["line", "column"]))
 def test_featherstone_too_far_charges_are_refused(a, e, fa, fe, ka, ke, form):
-    from manager.rules.featherstone.charges import surely_too_far
+    from manager.rules.featherstone.charge_reach import surely_too_far
     b = build_table([piece("a", "blue", ka, a, facing=fa),
                      piece("e", "red", ke, e, facing=fe)], "featherstone")
     s, _ = session_at(b, "charges", side="blue")
@@ -41,7 +41,7 @@ def test_featherstone_too_far_charges_are_refused(a, e, fa, fe, ka, ke, form):
 
 
 def test_featherstone_too_far_is_not_vacuous():
-    from manager.rules.featherstone.charges import surely_too_far
+    from manager.rules.featherstone.charge_reach import surely_too_far
     b = build_table([piece("a", "blue", "light_cavalry", (20, 30), facing=0),
                      piece("n", "red", "line_infantry", (20, 22)),
                      piece("f", "red", "line_infantry", (20, 2))], "featherstone")
@@ -63,7 +63,7 @@ def every_pair_in_play(ruleset: str, phase: str, turns: int = 2):
 
 
 def test_featherstone_too_far_in_play():
-    from manager.rules.featherstone.charges import surely_too_far
+    from manager.rules.featherstone.charge_reach import surely_too_far
     from manager.footprint import distance
     skipped = 0
     for s, u, e in every_pair_in_play("featherstone", "charges"):
@@ -183,6 +183,7 @@ def test_featherstone_charge_odds_share_support_fire_exactly(monkeypatch):
     and the commander's floats) as when each answer computes its own."""
     from manager.rules.featherstone import melee_odds as mo
     from manager.rules.featherstone import choices as fc     # the commander's charge odds
+    from manager.rules.featherstone import melee_parts, threats
     seen = []
     real = mo.charge_odds
 
@@ -191,6 +192,7 @@ def test_featherstone_charge_odds_share_support_fire_exactly(monkeypatch):
         seen.append((battle.copy(), action, exact, odds, lines))
         return odds
     monkeypatch.setattr(fc, "charge_odds", recording)
+    monkeypatch.setattr(threats, "charge_odds", recording)
     for _ in every_pair_in_play("featherstone", "moves", turns=3):
         pass
     assert len(seen) >= 5
@@ -198,7 +200,7 @@ def test_featherstone_charge_odds_share_support_fire_exactly(monkeypatch):
     assert any(mark(b.units[a.target], "counter_seven") for b, a, _, _, _ in seen)
     shared = [real(b, a, exact=True) for b, a, _, _, _ in seen]
     monkeypatch.setattr(mo, "_shared_support",
-                        lambda shared, *args: mo._support(*args))
+                        lambda shared, *args: melee_parts._support(*args))
     alone = [real(b, a, exact=True) for b, a, _, _, _ in seen]
     for x, y in zip(shared, alone):
         assert x.outcomes == y.outcomes
@@ -318,7 +320,7 @@ def test_d3_surely_hidden_sees_a_base_squarely_across_the_line():
 # ---- Featherstone lines of sight a base surely blocks ---------------------------------------
 def test_featherstone_surely_hidden_shots_are_refused_in_play():
     from manager.footprint import distance
-    from manager.rules.featherstone.fire import sight_refusal, surely_hidden
+    from manager.rules.featherstone.fire_sight import sight_refusal, surely_hidden
     hidden, judged = hidden_shots_in_play(
         "featherstone", "fire", lambda b, u, e: distance(u.pos, e.pos) < 60, surely_hidden,
         sight_refusal)
@@ -334,7 +336,7 @@ def test_inch_surely_hidden_only_when_a_base_is_in_the_way(a, fa, t, side, fb, k
     """A blocker near the line (across it, beside it, on its ends): a "hidden" answer
     (Featherstone's or quick-play's) always comes with the sight scan naming a base."""
     from manager.footprint import heading
-    from manager.rules.featherstone import fire as fs
+    from manager.rules.featherstone import fire_sight as fs
     from manager.rules.quickplay import units as qp
     a = (a[0] + 35, a[1] + 40)
     hx, hy = heading(fa + turn)
@@ -355,7 +357,7 @@ def test_inch_surely_hidden_only_when_a_base_is_in_the_way(a, fa, t, side, fb, k
 
 
 def test_featherstone_surely_hidden_sees_a_base_squarely_across_the_line():
-    from manager.rules.featherstone.fire import surely_hidden
+    from manager.rules.featherstone.fire_sight import surely_hidden
     b = build_table([piece("a", "blue", "line_infantry", (20, 30)),
                      piece("b", "blue", "line_infantry", (20, 25)),
                      piece("c", "blue", "line_infantry", (32, 25)),

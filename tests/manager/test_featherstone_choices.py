@@ -8,6 +8,7 @@ from builders import build_table, piece, session_at
 from manager import game_actions as ga
 from manager.model.forces import mark
 from manager.rules.featherstone import choices as ch
+from manager.rules.featherstone import threats
 from manager.rules.featherstone.commander import Commander
 from manager.rules.featherstone.melee import melees
 from manager.rules.featherstone.moves import CommitGeneral, CounterCharge, DeclineReroll
@@ -44,7 +45,7 @@ def test_no_general_is_committed_where_his_influence_changes_nothing():
     s, _ = threatened()
     s.battle.update_unit("r", disordered=True)
     r = s.battle.units["r"]
-    assert ch.threats(s.battle, r)
+    assert threats.threats(s.battle, r)
     assert ch.commit_for_defence(s.battle, r) is None
     # out of every enemy's reach: nothing to gain either
     s2, _ = threatened()
@@ -83,11 +84,11 @@ def test_no_general_is_committed_to_a_charger_when_the_gain_is_below_the_risk():
     b, charge = s.battle, ga.Charge("b", "g")
     c = b.copy()
     c.mark_unit("b", lend=ch.lend_mark(b, b.leaders["b1-ldr"]))
-    gain = ch.charger_good(charge_odds(c, charge, exact=False).outcomes) - \
-        ch.charger_good(charge_odds(b, charge, exact=False).outcomes)
+    gain = threats.charger_good(charge_odds(c, charge, exact=False).outcomes) - \
+        threats.charger_good(charge_odds(b, charge, exact=False).outcomes)
     assert 0 < gain < ch.STRAY * ch.GENERAL_WORTH
     assert ch.commit_for_charge(b, charge) is None
-    assert ch.charge_value(b, charge)[0] == ch.charger_good(
+    assert ch.charge_value(b, charge)[0] == threats.charger_good(
         charge_odds(b, charge, exact=False).outcomes)
 
 

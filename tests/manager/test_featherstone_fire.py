@@ -8,7 +8,8 @@ import pytest
 from builders import build_table, piece, rect, session_at
 from manager import game_actions as ga
 from manager.errors import IllegalAction
-from manager.rules.featherstone.fire import casualty_dist, shot_spec
+from manager.rules.featherstone.shot_odds import casualty_dist
+from manager.rules.featherstone.fire import shot_spec
 from manager.rules.featherstone.state import dice_for, firing_figures, melee_figures
 
 FS = "featherstone"

@@ -354,7 +354,7 @@ def test_the_odds_of_a_first_fire_step_are_its_casualties_exactly():
     the mean casualties of 5 dice at close range (hits on 4 or less, summed) saved on 5+."""
     from fractions import Fraction
     from itertools import product
-    from manager.rules.featherstone.fire import fire_odds
+    from manager.rules.featherstone.shot_odds import fire_odds
     s, src = session_at(table(blue_kw={"hits": 24}, red_kw={"hits": 24}), "charges",
                         side="blue")
     src.push(5)

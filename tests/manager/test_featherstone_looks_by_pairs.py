@@ -1,4 +1,4 @@
-"""Issue 17, Featherstone (ninth session): the first looks at charges (`choices._looks`:
+"""Issue 17, Featherstone (ninth session): the first looks at charges (`threats._looks`:
 `charge_looks` for the charges step, `first_looks` for the generals' stances) measure
 the centres' distance and the arc only for the (unit, charger) pairs whose squared
 distance could pass, where the table of every pair was measured. The looks are the
@@ -17,28 +17,28 @@ from builders import build_table, piece
 from play_checks import austerlitz_phases
 from manager.errors import ScenarioError
 from manager.footprint import EPS
-from manager.rules.featherstone import choices
+from manager.rules.featherstone import threats
 from manager.rules.featherstone.state import arm
 
 FS = "featherstone"
 KINDS = ["line_infantry", "light_infantry", "heavy_cavalry", "light_cavalry",
          "foot_artillery", "grenadiers"]
-SLACK = choices.SLACK
+SLACK = threats.SLACK
 
 
 def table_looks(battle, side: str):
-    """choices._looks as it was: every pair of the units x chargers table measured."""
+    """threats._looks as it was: every pair of the units x chargers table measured."""
     chargers = [e for e in battle.live_units(battle.enemy_of(side))
                 if arm(e) in ("infantry", "cavalry") and not e.moved]
     units = battle.live_units(side)
     if not chargers or not units:
         return None
     arc = battle.option("forward_arc", 45)
-    ex, ey, far, reach, fx, fy, facing, _ = np.array(choices._look_rows(battle, chargers)).T
+    ex, ey, far, reach, fx, fy, facing, _ = np.array(threats._look_rows(battle, chargers)).T
     far = far + SLACK
     reach = reach + (3e-6 + EPS + SLACK)
     ux, uy, hd = (c[:, None] for c in
-                  np.array(choices._look_rows(battle, units))[:, (0, 1, 7)].T)
+                  np.array(threats._look_rows(battle, units))[:, (0, 1, 7)].T)
     d = np.hypot(ux - ex, uy - ey)
     off = np.abs((np.degrees(np.arctan2(ux - fx, -(uy - fy))) % 360 - facing) % 360)
     off = np.minimum(off, 360 - off)
@@ -69,9 +69,9 @@ def same_looks(battle) -> int:
     """Both sides' looks both ways are the table's (keys in the same order); the pairs."""
     n = 0
     for side in ("blue", "red") if "blue" in battle.sides else tuple(battle.sides):
-        got, want = choices._threatened(battle, side), table_threatened(battle, side)
+        got, want = threats._threatened(battle, side), table_threatened(battle, side)
         assert got == want and list(got) == list(want)
-        got, want = choices._charge_looks(battle, side), table_charge_looks(battle, side)
+        got, want = threats._charge_looks(battle, side), table_charge_looks(battle, side)
         assert got == want and list(got) == list(want)
         n += sum(map(len, got.values()))
     return n
@@ -117,16 +117,16 @@ def test_looks_at_the_distance_borders(pieces, wider):
         b = build_table(units, FS, width=80, height=60)
     except ScenarioError:
         assume(False)
-    rows = choices._look_rows
+    rows = threats._look_rows
 
     def widened(battle, us):
         return [(x, y, far, reach + wider, fx, fy, facing, half)
                 for x, y, far, reach, fx, fy, facing, half in rows(battle, us)]
-    choices._look_rows = widened
+    threats._look_rows = widened
     try:
         same_looks(b)
     finally:
-        choices._look_rows = rows
+        threats._look_rows = rows
 
 
 @pytest.mark.parametrize("farther, dists", [
@@ -142,16 +142,16 @@ def test_looks_about_the_24_inches_and_the_move(farther, dists):
         units.append(piece(f"u{k}", "blue", "line_infantry",
                            (40.0 + d * math.sin(a), 4.0 + d * math.cos(a))))
     b = build_table(units, FS, width=90, height=40)
-    rows = choices._look_rows
+    rows = threats._look_rows
 
     def widened(battle, us):
         return [(x, y, far + farther, reach + 30, fx, fy, facing, half)
                 for x, y, far, reach, fx, fy, facing, half in rows(battle, us)]
-    choices._look_rows = widened
+    threats._look_rows = widened
     try:
         assert same_looks(b) > 0
-        some = choices._threatened(b, "blue") if farther else \
-            choices._charge_looks(b, "red").get("h", ())
+        some = threats._threatened(b, "blue") if farther else \
+            threats._charge_looks(b, "red").get("h", ())
         assert 0 < len(some) < 6
     finally:
-        choices._look_rows = rows
+        threats._look_rows = rows

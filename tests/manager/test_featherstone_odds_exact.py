@@ -23,6 +23,7 @@ from manager.model.forces import evolve
 from manager.rules import get_ruleset
 from manager.rules.common import Melee
 from manager.rules.featherstone import battery_odds as bo
+from manager.rules.featherstone import melee_parts
 from manager.rules.featherstone import melee_odds as mo
 from manager.rules.featherstone.melee import find
 from manager.session import Session
@@ -290,11 +291,12 @@ def test_random_battery_charge_odds_are_the_fraction_walks_on_copies(case):
 def kept_pieces_are_plain(battle, m) -> int:
     from dataclasses import replace
 
-    from manager.rules.featherstone.fire import casualty_dist, close_shot
+    from manager.rules.featherstone.shot_odds import casualty_dist
+    from manager.rules.featherstone.fire import close_shot
     from manager.rules.featherstone.losses import save_for
     from manager.rules.featherstone.state import dice_for, firing_figures
     d, lead = battle.units[m.defender], battle.units[m.attackers[0]]
-    pm = mo._Pmfs(battle, True)
+    pm = melee_parts._Pmfs(battle, True)
     done = 0
     for figures in range(1, d.hits + 1, 3):
         for dis in (False, True):
@@ -305,7 +307,7 @@ def kept_pieces_are_plain(battle, m) -> int:
             assert pm.first_fire(d, lead, figures, dis) == plain.probabilities()
             for unit, enemy in ((d, lead), (lead, d)):
                 u = replace(unit, disordered=dis)
-                plain = mo.lost_dist(battle, u, enemy, figures, False, enemy)
+                plain = melee_parts.lost_dist(battle, u, enemy, figures, False, enemy)
                 assert pm.lost(unit, enemy, figures, dis, False, enemy) == plain.probabilities()
             done += 1
     return done

@@ -20,6 +20,8 @@ from manager import game_actions as ga
 from manager.errors import ScenarioError
 from manager.model.forces import mark
 from manager.rules.featherstone import choices, fire
+from manager.rules.featherstone import (charge_reach, fire_sight, melee_parts, shot_odds, state,
+                                        threats)
 from manager.rules.featherstone.commander import Commander
 from manager.rules.featherstone.shot_bound import shot_bound
 from manager.rules.featherstone.state import arm
@@ -87,7 +89,7 @@ def test_shots_pick_what_valuing_every_target_picks_in_play():
         for u in b.live_units(side):
             if fire.may_fire(b, u):
                 continue
-            cands = fire.maybe_in_arc(b, u, [e for e in fire.near_units(
+            cands = fire_sight.maybe_in_arc(b, u, [e for e in state.near_units(
                 b, u.pos, 55 if arm(u) == "artillery" else 20, b.enemy_of(side))
                 if not fire.engaged(b, e)])
             full = []
@@ -123,10 +125,10 @@ def test_every_threatened_unit_is_in_threatened_ids(at, turn, kind, form, way, r
                            formation=form if "infantry" in kind else "line")], FS,
                     width=130, height=120)
     u = b.units["u"]
-    found = choices.threats(b, u)
+    found = threats.threats(b, u)
     assert found == scan_threats(b, u)
     if found:
-        assert u.id in choices.threatened_ids(b, "blue")
+        assert u.id in threats.threatened_ids(b, "blue")
     if scan_threats(b, u, ("infantry",)):
         assert choices.foot_in_first_looks(b, u)
 
@@ -155,11 +157,11 @@ def test_foot_in_first_looks_whenever_foot_may_charge(form):
 def scan_threats(battle, unit, arms=("infantry", "cavalry")) -> list:
     """`_threats` as it was: every enemy within 24 inches, the full check."""
     from manager.errors import IllegalAction
-    from manager.rules.featherstone.charges import check_charge
+    from manager.rules.featherstone.charge_reach import check_charge
     enemy = battle.enemy_of(unit.side)
-    view = choices.enemy_view(battle, enemy)
+    view = threats.enemy_view(battle, enemy)
     out = []
-    for e in fire.near_units(battle, unit.pos, 24, enemy):
+    for e in state.near_units(battle, unit.pos, 24, enemy):
         if arm(e) not in arms or e.moved:
             continue
         try:
@@ -177,14 +179,14 @@ def test_threatened_ids_in_play():
     units = kept = threatened = looked = 0
     for s, side in austerlitz_phases(FS, ("generals", "charges"), 3):
         b = s.battle
-        ids = choices.threatened_ids(b, side)
+        ids = threats.threatened_ids(b, side)
         for u in b.live_units(side):
             units += 1
             kept += u.id in ids
-            found = choices.threats(b, u)
+            found = threats.threats(b, u)
             assert found == scan_threats(b, u)
             foot = scan_threats(b, u, ("infantry",))
-            assert choices.threats(b, u, ("infantry",)) == foot
+            assert threats.threats(b, u, ("infantry",)) == foot
             if foot:
                 assert choices.foot_in_first_looks(b, u)
             looked += choices.foot_in_first_looks(b, u)
@@ -220,7 +222,7 @@ def test_ground_across_the_line_is_refused_by_the_check(at, facing, kind, tkind,
     if charging:
         b.mark_unit("e", charging="a")
     u, t = b.units["a"], b.units["e"]
-    if fire.ground_blocking(b, u, t):
+    if fire_sight.ground_blocking(b, u, t):
         with pytest.raises(IllegalAction):
             fire.shot_spec(b, u, t)
         if not charging:
@@ -237,7 +239,7 @@ def test_shots_passed_over_for_the_ground_are_refused_in_play(monkeypatch):
     passed = []
 
     def spy(battle, unit, target):
-        why = fire.ground_blocking(battle, unit, target)
+        why = fire_sight.ground_blocking(battle, unit, target)
         if why:
             passed.append(1)
             with pytest.raises(IllegalAction):
@@ -265,7 +267,7 @@ def scan_ground_refusal(battle, unit, fp, path_from=None) -> str:
     if bad:
         return f"{', '.join(sorted(bad))} cannot be entered"
     sweep = Sweep(path_from, fp) if path_from is not None else None
-    for o in fire.near_units(battle, fp.centre, distance(unit.pos, fp.centre) + 12):
+    for o in state.near_units(battle, fp.centre, distance(unit.pos, fp.centre) + 12):
         if o.id == unit.id:
             continue
         ofp = footprint(battle, o)
@@ -341,11 +343,11 @@ def test_a_moves_ground_in_play(monkeypatch):
 
 
 def scan_path_refusal(battle, unit, target, end) -> str:
-    """charges._path_refusal as it was: every unit near the charger asked (nothing kept)."""
+    """charge_reach._path_refusal as it was: every unit near the charger asked (nothing kept)."""
     from manager.footprint import Sweep, distance, inside
     from manager.rules.featherstone.state import footprint
     sweep = Sweep(footprint(battle, unit), end)
-    for o in fire.near_units(battle, unit.pos, distance(unit.pos, end.centre) + 12):
+    for o in state.near_units(battle, unit.pos, distance(unit.pos, end.centre) + 12):
         if o.id in (unit.id, target.id):
             continue
         if o.side == unit.side and battle.option("pass_through_friends") and \
@@ -369,7 +371,7 @@ def test_a_charges_path_is_judged_as_by_every_unit_near(rng, turn, others, throu
     one asking every unit near the charger gives (whatever the check says first)."""
     from manager.errors import IllegalAction
     from manager.footprint import heading
-    from manager.rules.featherstone.charges import _path_refusal, charge_path
+    from manager.rules.featherstone.charge_reach import _path_refusal, charge_path
     from manager.rules.featherstone.state import footprint
     a = (35.0, 35.0)
     hx, hy = heading(turn)
@@ -394,7 +396,7 @@ def test_a_charges_path_in_play(monkeypatch):
     """Every path refusal asked in 3 Austerlitz turns (the commander's charges and
     threats, the session's checks) is the old scan's; some name a unit in the way."""
     from manager.rules.featherstone import charges
-    plain = charges._path_refusal
+    plain = charge_reach._path_refusal
     said = []
 
     def spy(battle, unit, target, end):
@@ -402,7 +404,8 @@ def test_a_charges_path_in_play(monkeypatch):
         assert why == scan_path_refusal(battle, unit, target, end)
         said.append(why)
         return why
-    monkeypatch.setattr(charges, "_path_refusal", spy)
+    monkeypatch.setattr(charge_reach, "_path_refusal", spy)
+    monkeypatch.setattr(charges, "_path_refusal", spy)     # (resolve_charge imports it)
     for _ in austerlitz_phases(FS, (), 3):
         pass
     assert len(said) > 20 and sum("in the way" in w for w in said) >= 3, said
@@ -413,10 +416,10 @@ def scan_charges(battle, unit) -> list:
     """The enemies the charges step weighed before (near_units within the move + 8,
     not surely too far), whose charge the full check allows, in order."""
     from manager.errors import IllegalAction
-    from manager.rules.featherstone.charges import check_charge, surely_too_far
+    from manager.rules.featherstone.charge_reach import check_charge, surely_too_far
     from manager.rules.featherstone.state import move_rate
     out = []
-    for e in fire.near_units(battle, unit.pos, move_rate(unit) + 8,
+    for e in state.near_units(battle, unit.pos, move_rate(unit) + 8,
                              battle.enemy_of(unit.side)):
         if surely_too_far(battle, unit, e):
             continue
@@ -430,7 +433,7 @@ def scan_charges(battle, unit) -> list:
 
 def allowed(battle, unit, targets) -> list:
     from manager.errors import IllegalAction
-    from manager.rules.featherstone.charges import check_charge
+    from manager.rules.featherstone.charge_reach import check_charge
     out = []
     for e in targets:
         try:
@@ -464,7 +467,7 @@ def test_every_charge_the_check_allows_is_in_charge_looks(at, turn, kind, form, 
     if allow != 1:
         b.mark_unit("c", allow=allow)
     c = b.units["c"]
-    looks = choices.charge_looks(b, "red").get("c", ())
+    looks = threats.charge_looks(b, "red").get("c", ())
     assert allowed(b, c, looks) == scan_charges(b, c)
 
 
@@ -476,12 +479,12 @@ def test_charge_looks_in_play():
     pairs = looked = charges = 0
     for s, side in austerlitz_phases(FS, ("charges",), 3):
         b = s.battle
-        looks = choices.charge_looks(b, side)
+        looks = threats.charge_looks(b, side)
         for u in b.live_units(side):
             if u.moved or arm(u) == "artillery":
                 continue
             mine = looks.get(u.id, ())
-            pairs += len(fire.near_units(b, u.pos, move_rate(u) + 8, b.enemy_of(side)))
+            pairs += len(state.near_units(b, u.pos, move_rate(u) + 8, b.enemy_of(side)))
             looked += len(mine)
             found = scan_charges(b, u)
             charges += len(found)
@@ -533,7 +536,7 @@ def test_toward_trials_with_the_last_blocker_first_in_play(monkeypatch):
 # ---- a charge: the unit last found in the way, first -----------------------------------------
 def charge_refused(b, u, e) -> bool:
     from manager.errors import IllegalAction
-    from manager.rules.featherstone.charges import check_charge
+    from manager.rules.featherstone.charge_reach import check_charge
     try:
         check_charge(b, ga.Charge(u.id, e.id))
     except IllegalAction:
@@ -551,7 +554,7 @@ def test_surely_in_the_way_only_what_the_check_refuses(rng, side_off, t, fo, kin
     facing, friends passed through or not): whenever the first look says it stands in
     the way, the rules' check refuses the charge."""
     from manager.footprint import heading
-    from manager.rules.featherstone.charges import surely_in_the_way
+    from manager.rules.featherstone.charge_reach import surely_in_the_way
     a = (30.0, 40.0)
     hx, hy = heading(turn)
     e = (a[0] + hx * rng, a[1] + hy * rng)
@@ -568,7 +571,7 @@ def test_surely_in_the_way_only_what_the_check_refuses(rng, side_off, t, fo, kin
 
 
 def test_surely_in_the_way_sees_a_friend_squarely_before_the_charger():
-    from manager.rules.featherstone.charges import surely_in_the_way
+    from manager.rules.featherstone.charge_reach import surely_in_the_way
     b = session_at(build_table([piece("a", "blue", "heavy_cavalry", (30, 30)),
                                 piece("f", "blue", "line_infantry", (30, 26)),
                                 piece("e", "red", "line_infantry", (30, 21))], FS,
@@ -583,12 +586,12 @@ def test_surely_in_the_way_sees_a_friend_squarely_before_the_charger():
 def test_charges_passed_over_as_in_the_way_are_refused_in_play():
     """Every unit and enemy at each charges step of 3 Austerlitz turns: a charge the
     first look says a unit stands in the way of is one the rules' check refuses."""
-    from manager.rules.featherstone.charges import surely_in_the_way
+    from manager.rules.featherstone.charge_reach import surely_in_the_way
     passed = 0
     for s, side in austerlitz_phases(FS, ("charges",), 3):
         b = s.battle
         for u in b.live_units(side):
-            for e in fire.near_units(b, u.pos, 30, b.enemy_of(side)):
+            for e in state.near_units(b, u.pos, 30, b.enemy_of(side)):
                 if surely_in_the_way(b, u, e):
                     passed += 1
                     assert charge_refused(b, u, e)
@@ -624,20 +627,19 @@ def test_kept_casualties_are_the_plain_ones(art, dice, number, halve, to_hit, dd
     shot = fire.Shot(art, "long", rng, dice=dice, number=number, halve=halve, to_hit=to_hit,
                      damage_dice=dd, damage_bonus=db, half_damage=hd, battery_target=bt,
                      in_open=op, save=save, save_bonus=sb)
-    keep, of = fire.save_keep(shot)
-    plain = fire.hits_dist(shot).thinned(keep, of)
-    got = fire.casualty_dist(shot)
+    keep, of = shot_odds.save_keep(shot)
+    plain = shot_odds.hits_dist(shot).thinned(keep, of)
+    got = shot_odds.casualty_dist(shot)
     assert (got.weights, got.total) == (plain.weights, plain.total)
 
 
 @settings(max_examples=100, deadline=None)
 @given(st.integers(0, 12), st.booleans(), st.integers(0, 2), st.integers(0, 6))
 def test_kept_strikes_are_the_plain_ones(dice, reroll, halvings, keep):
-    from manager.rules.featherstone import melee_odds as mo
-    plain = mo._strike(dice, reroll, halvings).thinned(keep, 6) if dice > 0 \
-        else mo.ZERO.thinned(keep, 6)
-    got = mo._struck_and_saved(dice, reroll, halvings, keep) if dice > 0 \
-        else mo.ZERO.thinned(keep, 6)
+    plain = melee_parts._strike(dice, reroll, halvings).thinned(keep, 6) if dice > 0 \
+        else melee_parts.ZERO.thinned(keep, 6)
+    got = melee_parts._struck_and_saved(dice, reroll, halvings, keep) if dice > 0 \
+        else melee_parts.ZERO.thinned(keep, 6)
     assert (got.weights, got.total) == (plain.weights, plain.total)
 
 
@@ -756,7 +758,7 @@ def threat_on_a_fresh_copy(battle, unit, e) -> float:
     from manager.rules.featherstone.melee_odds import charge_odds
     view = battle.copy()
     view.set_state(active=battle.enemy_of(unit.side))
-    return choices.charger_good(charge_odds(view, ga.Charge(e.id, unit.id), exact=False,
+    return threats.charger_good(charge_odds(view, ga.Charge(e.id, unit.id), exact=False,
                                             lines=False).outcomes)
 
 
@@ -768,22 +770,22 @@ def test_threat_chances_on_the_enemy_view_are_those_on_a_fresh_copy():
     s, _ = mod.threatened(kind="line_infantry")
     r = s.battle.units["r"]
     asked = 0
-    for e in choices.threats(s.battle, r):
+    for e in threats.threats(s.battle, r):
         asked += 1
-        assert choices._threat_chance(s.battle, r, e, {}) == \
+        assert threats._threat_chance(s.battle, r, e, {}) == \
             threat_on_a_fresh_copy(s.battle, r, e)
     for s, side in austerlitz_phases(FS, ("generals",), 6):
         b = s.battle
         for u in b.live_units(side):
-            for e in choices.threats(b, u):
+            for e in threats.threats(b, u):
                 asked += 1
-                assert choices._threat_chance(b, u, e, {}) == threat_on_a_fresh_copy(b, u, e)
+                assert threats._threat_chance(b, u, e, {}) == threat_on_a_fresh_copy(b, u, e)
     assert asked >= 30, asked
 
 
 # ---- the first looks' floats kept per record --------------------------------------------
 def plain_looks(battle, side):
-    """choices._looks as it was: every unit's floats read afresh."""
+    """threats._looks as it was: every unit's floats read afresh."""
     import math
     import numpy as np
     from manager.footprint import EPS
@@ -797,9 +799,9 @@ def plain_looks(battle, side):
     fps = [footprint(battle, e) for e in chargers]
     ex = np.array([e.x for e in chargers])
     ey = np.array([e.y for e in chargers])
-    far = np.array([move_rate(e) + 8 for e in chargers]) + choices.SLACK
+    far = np.array([move_rate(e) + 8 for e in chargers]) + threats.SLACK
     reach = np.array([move_rate(e) * mark(e, "allow", 1) + math.hypot(f.frontage, f.depth) / 2
-                      for e, f in zip(chargers, fps)]) + (3e-6 + EPS + choices.SLACK)
+                      for e, f in zip(chargers, fps)]) + (3e-6 + EPS + threats.SLACK)
     fronts = [f.front_centre() for f in fps]
     fx = np.array([p[0] for p in fronts])
     fy = np.array([p[1] for p in fronts])
@@ -811,7 +813,7 @@ def plain_looks(battle, side):
     d = np.hypot(ux - ex, uy - ey)
     off = np.abs((np.degrees(np.arctan2(ux - fx, -(uy - fy))) % 360 - facing) % 360)
     off = np.minimum(off, 360 - off)
-    can = (d <= far) & (d - hd <= reach) & (off <= arc + 1e-6 + choices.SLACK)
+    can = (d <= far) & (d - hd <= reach) & (off <= arc + 1e-6 + threats.SLACK)
     return units, chargers, can, d
 
 
@@ -823,7 +825,7 @@ def test_looks_from_kept_rows_are_the_plain_ones_in_play():
     asked = 0
     for s, side in austerlitz_phases(FS, ("generals", "charges", "moves"), 4):
         for who in (side, s.battle.enemy_of(side)):
-            got, want = choices._looks(s.battle, who), plain_looks(s.battle, who)
+            got, want = threats._looks(s.battle, who), plain_looks(s.battle, who)
             assert (got is None) == (want is None)
             if got is None:
                 continue
@@ -834,7 +836,7 @@ def test_looks_from_kept_rows_are_the_plain_ones_in_play():
             rows, cols = np.nonzero(want[2])
             assert got[2] == rows.tolist() and got[3] == cols.tolist()
             assert got[4] == want[3][rows, cols].tolist()
-            for e, row in zip(got[1], choices._look_rows(s.battle, got[1])):
+            for e, row in zip(got[1], threats._look_rows(s.battle, got[1])):
                 assert row == plain_row(s.battle, e)
     assert asked > 10
 

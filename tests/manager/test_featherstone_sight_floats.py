@@ -1,7 +1,7 @@
 """Issue 17, eighth session: the commander's lines of sight surely crossed by a base
-(`fire.surely_hidden`, `fire.hidden_from`) judged in plain floats, each line stopping at
-the first base across it (`sight_floats.crossed`), answer as the numpy pass over every
-pair of line and base they replaced (kept here as the reference)."""
+(`fire_sight.surely_hidden`, `fire_sight.hidden_from`) judged in plain floats, each line
+stopping at the first base across it (`sight_floats.crossed`), answer as the numpy pass
+over every pair of line and base they replaced (kept here as the reference)."""
 from __future__ import annotations
 
 import math
@@ -13,7 +13,7 @@ from builders import build_table, piece
 from play_checks import austerlitz_phases
 from manager.errors import ScenarioError
 from manager import spatial
-from manager.rules.featherstone import fire, sight_floats
+from manager.rules.featherstone import fire_sight, sight_floats
 from manager.rules.featherstone.rows import Rows, rows
 from manager.rules.featherstone.state import footprint
 from manager.sightlines import surely_crossed
@@ -26,7 +26,7 @@ KINDS = ["line_infantry", "light_infantry", "heavy_cavalry", "light_cavalry",
 def numpy_crossed(battle, origin, ends) -> list:
     """The numpy pass over every pair of line and base (sightlines.surely_crossed, its
     headings from the footprints), on the bases whose centre is in the box about the
-    origin and the ends widened by 4.5 inches (as `fire._crossed` asked it before)."""
+    origin and the ends widened by 4.5 inches (as `fire_sight._crossed` asked it before)."""
     g = spatial.unit_grid(battle)
     xs, ys = [origin.x] + [u.x for u in ends], [origin.y] + [u.y for u in ends]
     m = 4.5 + 1e-6
@@ -101,7 +101,7 @@ def test_lines_crossed_in_play(monkeypatch):
         assert t.diag == [math.hypot(d, f) for d, f in zip(t.hd, t.hf)]
         asked.extend(got)
         return got
-    monkeypatch.setattr(fire, "crossed", both)
+    monkeypatch.setattr(fire_sight, "crossed", both)
     monkeypatch.setattr(Rows, "_fill_from", spy)
     for _ in austerlitz_phases(FS, (), 3):
         pass
@@ -149,7 +149,7 @@ def test_kept_blockers_answer_half_the_lines_in_play(monkeypatch):
     def counted(battle, t, origin, ends):
         scanned.extend(ends)
         return scan(battle, t, origin, ends)
-    monkeypatch.setattr(fire, "crossed", both)
+    monkeypatch.setattr(fire_sight, "crossed", both)
     monkeypatch.setattr(sight_floats, "_first_across", counted)
     for _ in austerlitz_phases(FS, (), 3):
         pass

@@ -21,7 +21,8 @@ from builders import build_table, piece, session_at
 from play_checks import austerlitz_phases
 from manager import game_actions as ga
 from manager.errors import IllegalAction
-from manager.rules.featherstone import charges, choices, fire, morale
+from manager.rules.featherstone import (charge_reach, choices, fire, fire_sight, melee_parts,
+                                        morale, state, threats)
 from manager.rules.featherstone.commander import Commander
 from manager.rules.featherstone.recall import recall
 
@@ -99,14 +100,14 @@ def test_remembered_answers_are_the_computed_ones_in_play():
                     if choices.arm(u) != "cavalry":           # horse does not shoot
                         assert outcome(lambda: fire.shot_spec(b, u, e)) == \
                             outcome(lambda: fire._shot_spec(b, u, e, False, ""))
-                    assert outcome(lambda: charges.charge_path(b, u, e)) == \
-                        outcome(lambda: charges._charge_path(b, u, e))
-                    assert outcome(lambda: charges.check_charge(b, ga.Charge(u.id, e.id))) \
-                        == outcome(lambda: charges._check_charge(b, ga.Charge(u.id, e.id)))
+                    assert outcome(lambda: charge_reach.charge_path(b, u, e)) == \
+                        outcome(lambda: charge_reach._charge_path(b, u, e))
+                    assert outcome(lambda: charge_reach.check_charge(b, ga.Charge(u.id, e.id))) \
+                        == outcome(lambda: charge_reach._check_charge(b, ga.Charge(u.id, e.id)))
             for _ in range(2):
-                assert choices.threats(b, u) == choices._threats(b, u, ("infantry", "cavalry"))
-                assert choices.threats(b, u, ("infantry",)) == \
-                    [e for e in choices._threats(b, u, ("infantry", "cavalry"))
+                assert threats.threats(b, u) == threats._threats(b, u, ("infantry", "cavalry"))
+                assert threats.threats(b, u, ("infantry",)) == \
+                    [e for e in threats._threats(b, u, ("infantry", "cavalry"))
                      if e.kind in ("line_infantry", "light_infantry", "grenadiers",
                                    "guard_infantry", "militia", "rifles", "skirmishers")]
     assert pairs > 200
@@ -160,8 +161,8 @@ def test_may_influence_in_play():
 
 # ---- counter_possible: the 7 out of reach -------------------------------------------------
 def worst_both_ways(b, unit, chargers):
-    return (choices.worst_threat(b, unit, None, chargers),
-            choices.worst_threat(b, unit, {"counter_seven": True}, chargers))
+    return (threats.worst_threat(b, unit, None, chargers),
+            threats.worst_threat(b, unit, {"counter_seven": True}, chargers))
 
 
 @settings(max_examples=40, deadline=None)
@@ -176,7 +177,7 @@ def test_without_a_seven_the_counter_mark_changes_no_odds(kind, lost, disordered
     if checked:
         b.mark_unit("r", checked=b.state.turn)
     r = b.units["r"]
-    chargers = choices.threats(b, r, ("infantry",))
+    chargers = threats.threats(b, r, ("infantry",))
     if not choices.counter_possible(b, r) and chargers:
         stay, flip = worst_both_ways(b, r, chargers)
         assert stay == flip
@@ -190,7 +191,7 @@ def test_counter_possible_is_not_vacuous():
     s, _ = mod.threatened(kind="militia")                  # no modifier: 6 at most
     r = s.battle.units["r"]
     assert not choices.counter_possible(s.battle, r)
-    chargers = choices.threats(s.battle, r, ("infantry",))
+    chargers = threats.threats(s.battle, r, ("infantry",))
     assert chargers
     stay, flip = worst_both_ways(s.battle, r, chargers)
     assert stay == flip
@@ -205,7 +206,7 @@ def test_counter_possible_in_play():
         for u in b.live_units(side):
             if choices.arm(u) != "infantry" or choices.counter_possible(b, u):
                 continue
-            chargers = choices.threats(b, u, ("infantry",))
+            chargers = threats.threats(b, u, ("infantry",))
             if chargers:
                 judged += 1
                 stay, flip = worst_both_ways(b, u, chargers)
@@ -223,7 +224,7 @@ def test_has_target_is_the_scan_of_every_enemy_in_play():
             if choices.arm(u) != "artillery":
                 continue
             scan = any(c._shot_value(u, e) > 0
-                       for e in fire.near_units(b, u.pos, 50, b.enemy_of(side)))
+                       for e in state.near_units(b, u.pos, 50, b.enemy_of(side)))
             judged += 1
             found += scan
             assert c._has_target(u) == scan
@@ -237,7 +238,7 @@ def old_supporters(battle, melee, side, chosen=None) -> list:
     fighting = {melee.defender, *melee.attackers}
     enemies = [battle.units[u] for u in fighting if battle.units[u].side != side]
     out = []
-    for u in fire.near_units(battle, battle.units[melee.defender].pos, 60, side):
+    for u in state.near_units(battle, battle.units[melee.defender].pos, 60, side):
         if u.id in fighting or (chosen is not None and u.id not in chosen) \
                 or fire.may_fire_supporting(battle, u):
             continue
@@ -254,7 +255,7 @@ def old_supporters(battle, melee, side, chosen=None) -> list:
 def test_supporters_are_the_old_scan_in_play(monkeypatch):
     """Every support-fire question of 3 turns of Austerlitz (the commander's odds and the
     melees resolved) gets the same units as when each pair is measured."""
-    from manager.rules.featherstone import melee_odds as mo, support as sp
+    from manager.rules.featherstone import support as sp
     seen = []
     real = sp.supporters
 
@@ -263,7 +264,7 @@ def test_supporters_are_the_old_scan_in_play(monkeypatch):
         seen.append((battle.copy(), melee, side, chosen, got))
         return got
     monkeypatch.setattr(sp, "supporters", recording)
-    monkeypatch.setattr(mo, "supporters", recording)     # (the odds import it by name)
+    monkeypatch.setattr(melee_parts, "supporters", recording)  # (the odds import it by name)
     for _ in phases_in_play(turns=3, phases=("melee",)):
         pass
     assert len(seen) > 20
@@ -272,8 +273,8 @@ def test_supporters_are_the_old_scan_in_play(monkeypatch):
         old = old_supporters(b, m, side, chosen)
         assert [(u.id, e.id) for u, e in got] == [(u.id, e.id) for u, e in old]
         for e in (b.units[x] for x in (m.defender, *m.attackers) if b.units[x].side != side):
-            near = [u for u in fire.near_units(b, e.pos, 30, side) if u.id != e.id]
-            hidden += sum(fire.hidden_from(b, e, near))
+            near = [u for u in state.near_units(b, e.pos, 30, side) if u.id != e.id]
+            hidden += sum(fire_sight.hidden_from(b, e, near))
     assert hidden > 10
 
 
@@ -296,9 +297,9 @@ def test_hidden_from_only_when_a_base_is_in_the_way(a, fa, t, side, fb, kb, turn
                      piece("b", "blue", kb, blk, facing=fb),
                      piece("e", "red", "line_infantry", e)], FS, width=120, height=120)
     shooters = [b.units["a"], b.units["b"]]
-    for s_, h in zip(shooters, fire.hidden_from(b, b.units["e"], shooters)):
+    for s_, h in zip(shooters, fire_sight.hidden_from(b, b.units["e"], shooters)):
         if h:
-            assert "is in the way" in fire.sight_refusal(b, s_, b.units["e"])
+            assert "is in the way" in fire_sight.sight_refusal(b, s_, b.units["e"])
 
 
 def test_hidden_from_sees_a_base_squarely_across_the_line():
@@ -308,7 +309,7 @@ def test_hidden_from_sees_a_base_squarely_across_the_line():
                      piece("y", "blue", "line_infantry", (38, 25)),
                      piece("e", "red", "line_infantry", (20, 20))], FS, width=60, height=40)
     # a: x stands across its line to e; c: y stands beside it (not in the way)
-    assert fire.hidden_from(b, b.units["e"], [b.units["a"], b.units["c"]]) == [True, False]
+    assert fire_sight.hidden_from(b, b.units["e"], [b.units["a"], b.units["c"]]) == [True, False]
 
 
 # ---- enemy horse near: the circles first ---------------------------------------------------
@@ -319,7 +320,7 @@ def test_cavalry_near_is_the_scan_in_play():
         b = s.battle
         c = Commander(b, side)
         for u in b.live_units(side):
-            enemies = fire.near_units(b, u.pos, 40, b.enemy_of(side))
+            enemies = state.near_units(b, u.pos, 40, b.enemy_of(side))
             scan = any(choices.arm(e) == "cavalry" and unit_gap(b, e, u) <= 12
                        for e in enemies)
             judged += 1
@@ -472,13 +473,13 @@ def test_sight_rows_give_the_old_answers_in_play(monkeypatch):
     rows patched from the journal, action after action, and trial copies) gets the
     answer the per-call arrays gave."""
     seen = []
-    real = fire._crossed
+    real = fire_sight._crossed
 
     def recording(battle, origin, ends):
         got = real(battle, origin, ends)
         seen.append((got, old_crossed(battle, origin, ends)))
         return got
-    monkeypatch.setattr(fire, "_crossed", recording)
+    monkeypatch.setattr(fire_sight, "_crossed", recording)
     for _ in phases_in_play(turns=3, phases=("melee",)):
         pass
     assert len(seen) > 100
@@ -492,13 +493,13 @@ def test_sight_rows_follow_a_base_moved_across_the_line():
                      piece("x", "blue", "line_infantry", (40, 25)),
                      piece("e", "red", "line_infantry", (20, 20))], FS, width=60, height=40)
     first = rows(b)
-    assert fire.surely_hidden(b, b.units["a"], [b.units["e"]]) == [False]
+    assert fire_sight.surely_hidden(b, b.units["a"], [b.units["e"]]) == [False]
     b.update_unit("x", x=20.0)                              # now squarely across the line
     assert rows(b) is first and first.fps[first.index["x"]].x == 20.0      # patched, not rebuilt
-    assert fire.surely_hidden(b, b.units["a"], [b.units["e"]]) == [True]
+    assert fire_sight.surely_hidden(b, b.units["a"], [b.units["e"]]) == [True]
     b.update_unit("x", eliminated=True)                     # gone: the rows are rebuilt
     assert "x" not in rows(b).index
-    assert fire.surely_hidden(b, b.units["a"], [b.units["e"]]) == [False]
+    assert fire_sight.surely_hidden(b, b.units["a"], [b.units["e"]]) == [False]
 
 
 # ---- the ground's answers, kept across versions (featherstone/ground.py) ------------------
@@ -553,7 +554,7 @@ def test_surely_out_of_arc_only_what_the_shot_refuses(at, facing, kind, form, wa
                      piece("e", "red", "line_infantry", e, facing=tf)], FS,
                     width=130, height=120)
     u, t = b.units["a"], b.units["e"]
-    if fire.surely_out_of_arc(b, u, t):
+    if fire_sight.surely_out_of_arc(b, u, t):
         got = outcome(lambda: fire.shot_spec(b, u, t))
         assert got[0] == "refused" and "outside" in got[1] and "arc of fire" in got[1]
 
@@ -565,9 +566,9 @@ def test_surely_out_of_arc_sees_a_target_behind_and_not_one_in_front_or_touching
                      piece("s", "blue", "line_infantry", (40, 20), facing=0,
                            formation="square")], FS)
     a, s = b.units["a"], b.units["s"]
-    assert not fire.surely_out_of_arc(b, a, b.units["f"])            # in front
-    assert fire.surely_out_of_arc(b, a, b.units["r"])                # behind
-    assert not fire.surely_out_of_arc(b, s, b.units["r"])            # a square: all round
+    assert not fire_sight.surely_out_of_arc(b, a, b.units["f"])            # in front
+    assert fire_sight.surely_out_of_arc(b, a, b.units["r"])                # behind
+    assert not fire_sight.surely_out_of_arc(b, s, b.units["r"])            # a square: all round
 
 
 def test_out_of_arc_shots_are_refused_in_play():
@@ -580,12 +581,12 @@ def test_out_of_arc_shots_are_refused_in_play():
         for u in b.live_units(side):
             if fire.may_fire(b, u):
                 continue
-            near = fire.near_units(b, u.pos, 55, b.enemy_of(side))
-            assert fire.maybe_in_arc(b, u, near) == [
-                e for e in near if not fire.surely_out_of_arc(b, u, e)]
+            near = state.near_units(b, u.pos, 55, b.enemy_of(side))
+            assert fire_sight.maybe_in_arc(b, u, near) == [
+                e for e in near if not fire_sight.surely_out_of_arc(b, u, e)]
             for e in near:
                 asked += 1
-                if fire.surely_out_of_arc(b, u, e):
+                if fire_sight.surely_out_of_arc(b, u, e):
                     skipped += 1
                     assert not c.legal(ga.Fire(u.id, e.id))
     assert skipped > 50 and asked > skipped

@@ -1,9 +1,9 @@
 """Issue 17, Featherstone (ninth session): shapely asked only where plain arithmetic is
 not certain, and a unit's own base read without a call.
 
-- `charges.on_friend` (a charge passing through friends: does its end stand on one?) is
+- `charge_reach.on_friend` (a charge passing through friends: does its end stand on one?) is
   shapely's common area above 1e-4, answered by `footprint.area_above` when it is sure.
-- `charges.surely_too_far` measures the gap by `footprint.gap_above` first, shapely's
+- `charge_reach.surely_too_far` measures the gap by `footprint.gap_above` first, shapely's
   `base_gap` only when the axes are not sure.
 - `state.footprint` reads `spatial.own_base`'s memo itself.
 Each against the reference it replaces (kept here), in any geometry and in play.
@@ -17,7 +17,7 @@ from play_checks import austerlitz_phases
 from manager import spatial
 from manager.footprint import EPS, Footprint, bearing, gap, surely_apart
 from manager.model.forces import evolve, mark
-from manager.rules.featherstone import charges, choices, commander, state
+from manager.rules.featherstone import charge_reach, charges, commander, state, threats
 from manager.rules.featherstone.state import base_gap, footprint, move_rate
 
 FS = "featherstone"
@@ -38,7 +38,7 @@ def old_surely_too_far(battle, unit, target) -> bool:
     slack = rate + 1e-6 + EPS + 1e-6
     if surely_apart(start, tfp, slack) or base_gap(battle, start, tfp) > slack:
         return True
-    return charges._surely_beyond(fp, start, tfp, way, rate)
+    return charge_reach._surely_beyond(fp, start, tfp, way, rate)
 
 
 SIZES = st.sampled_from([(4.0, 1.0), (2.0, 2.0), (6.0, 1.5), (1.0, 3.0), (3.2, 0.8)])
@@ -51,7 +51,7 @@ def test_on_friend_is_shapelys_area_anywhere(sa, sb, dx, dy, fa, turn):
     """Bases of the sizes in play, anywhere about each other, square or turned."""
     a = Footprint(50.0, 50.0, fa, *sa)
     b = Footprint(50.0 + dx, 50.0 + dy, (fa + turn) % 360, *sb)
-    assert charges.on_friend(a, b) == shapely_on_friend(a, b)
+    assert charge_reach.on_friend(a, b) == shapely_on_friend(a, b)
 
 
 @settings(max_examples=300, deadline=None)
@@ -71,20 +71,20 @@ def test_on_friend_at_the_edge(sa, sb, fa, hair, area, across):
         off = (sa[1] + sb[1]) / 2 - over
         b = Footprint(50.0, 50.0 + off, 0, *sb) if fa in (0, 180) else \
             Footprint(50.0 + off, 50.0, 0, *sb)
-    assert charges.on_friend(a, b) == shapely_on_friend(a, b)
+    assert charge_reach.on_friend(a, b) == shapely_on_friend(a, b)
 
 
 def test_on_friend_is_asked_and_agrees_in_play(monkeypatch):
     """Every friend a charge's end is tested against in 3 Austerlitz turns (the
     commander's first looks, the checks, the odds' checks)."""
-    asked, real = [], charges.on_friend
+    asked, real = [], charge_reach.on_friend
 
     def both(end, fp):
         got = real(end, fp)
         assert got == shapely_on_friend(end, fp)
         asked.append(got)
         return got
-    monkeypatch.setattr(charges, "on_friend", both)
+    monkeypatch.setattr(charge_reach, "on_friend", both)
     for _ in austerlitz_phases(FS, (), 3):
         pass
     assert len(asked) > 100 and any(asked) and not all(asked), len(asked)
@@ -110,13 +110,13 @@ def test_surely_too_far_is_the_shapely_gaps_anywhere(kind, form, tkind, tform, w
                            formation=tform if "infantry" in tkind else "line")],
                     FS, width=120, height=120)
     u, t = b.units["a"], b.units["e"]
-    assert charges.surely_too_far(b, u, t) == old_surely_too_far(b, u, t)
+    assert charge_reach.surely_too_far(b, u, t) == old_surely_too_far(b, u, t)
 
 
 def test_surely_too_far_is_the_shapely_gaps_in_play(monkeypatch):
     """Every first look at a charge in 3 Austerlitz turns; the axes decide most gaps."""
-    asked, real = [], charges.surely_too_far
-    sure, gap_above = [], charges.gap_above
+    asked, real = [], charge_reach.surely_too_far
+    sure, gap_above = [], charge_reach.gap_above
 
     def both(battle, unit, target):
         got = real(battle, unit, target)
@@ -128,9 +128,9 @@ def test_surely_too_far_is_the_shapely_gaps_in_play(monkeypatch):
         got = gap_above(a, b, inches)
         sure.append(got is not None)
         return got
-    for module in (charges, choices, commander):       # (each imports it by name)
+    for module in (charges, threats, commander):       # (each imports it by name)
         monkeypatch.setattr(module, "surely_too_far", both)
-    monkeypatch.setattr(charges, "gap_above", counting)
+    monkeypatch.setattr(charge_reach, "gap_above", counting)
     for _ in austerlitz_phases(FS, (), 3):
         pass
     assert len(asked) > 300 and any(asked) and not all(asked), len(asked)

@@ -13,6 +13,7 @@ from manager.errors import ScenarioError
 from manager.footprint import distance, surely_apart
 from manager import spatial
 from manager.rules.featherstone import commander, fire, losses, state
+from manager.rules.featherstone import charge_reach, fire_sight
 from manager.rules.featherstone.state import arm, footprint, unit_gap
 
 FS = "featherstone"
@@ -146,7 +147,7 @@ def test_a_retreat_stops_as_by_the_ground_under_every_step(at, facing, kind, awa
 
 # ---- a line of sight: no shape for a base whose centre is beyond its half diagonal --------
 def plain_sight_refusal(battle, unit, target) -> str:
-    """fire._sight_refusal as it was: shapely asked of every base within 4.5 inches."""
+    """fire_sight._sight_refusal as it was: shapely asked of every base within 4.5 inches."""
     import math
     from manager import spatial
     from manager.footprint import segment
@@ -162,7 +163,7 @@ def plain_sight_refusal(battle, unit, target) -> str:
         line = line or segment(unit.pos, target.pos)
         if footprint(battle, o).polygon().intersects(line):
             return f"{o.name} is in the way"
-    blocked = fire.ground_blocking(battle, unit, target)
+    blocked = fire_sight.ground_blocking(battle, unit, target)
     return f"{blocked} blocks the line of sight" if blocked else ""
 
 
@@ -190,22 +191,22 @@ def test_a_line_of_sight_is_judged_as_by_every_base_near(a, z, others):
     except ScenarioError:
         assume(False)
     u, e = b.units["u"], b.units["t"]
-    assert fire._sight_refusal(b, u, e) == plain_sight_refusal(b, u, e)
-    assert fire._sight_refusal(b, e, u) == plain_sight_refusal(b, e, u)
+    assert fire_sight._sight_refusal(b, u, e) == plain_sight_refusal(b, u, e)
+    assert fire_sight._sight_refusal(b, e, u) == plain_sight_refusal(b, e, u)
 
 
 def test_lines_of_sight_in_play(monkeypatch):
     """Every line of sight judged in 3 Austerlitz turns (shots checked and valued, support
     fire): the plain answer; some lines are refused for a base in the way."""
     said = []
-    plain = fire._sight_refusal
+    plain = fire_sight._sight_refusal
 
     def spy(battle, unit, target):
         why = plain(battle, unit, target)
         assert why == plain_sight_refusal(battle, unit, target)
         said.append(why)
         return why
-    monkeypatch.setattr(fire, "_sight_refusal", spy)
+    monkeypatch.setattr(fire_sight, "_sight_refusal", spy)
     for _ in austerlitz_phases(FS, (), 3):
         pass
     assert len(said) > 50 and sum("in the way" in w for w in said) >= 3, len(said)
@@ -279,7 +280,7 @@ def test_the_bases_near_a_move_are_the_numpy_pass(at, facing, way, inches, other
 def test_the_bases_near_a_move_in_play(monkeypatch):
     """Every ask of 3 Austerlitz turns (moves' ground, charges' paths): the numpy pass's
     units; the band answers most asks."""
-    from manager.rules.featherstone import charges, moves
+    from manager.rules.featherstone import moves
     seen = {"asked": 0, "band": 0}
     band = state._near_the_move_band
 
@@ -294,7 +295,7 @@ def test_the_bases_near_a_move_in_play(monkeypatch):
         seen["asked"] += 1
         return got
     monkeypatch.setattr(moves, "near_the_move", spy)
-    monkeypatch.setattr(charges, "near_the_move", spy)
+    monkeypatch.setattr(charge_reach, "near_the_move", spy)
     for _ in austerlitz_phases(FS, (), 3):
         pass
     assert seen["asked"] > 200 and seen["band"] > seen["asked"] / 2, seen

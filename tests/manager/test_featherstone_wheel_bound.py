@@ -1,6 +1,6 @@
 """Issue 17, Featherstone (seventh session): a charge surely too far by its wheel.
 
-`charges.surely_too_far` (the commander's first look before the check of a charge)
+`charge_reach.surely_too_far` (the commander's first look before the check of a charge)
 also passes over a charge whose wheel and advance alone cost more than the charger's
 rate (`_surely_beyond`): the advance to contact is at least
 `contact.least_advance` (where the bases' separating-axis separation, never more than
@@ -21,6 +21,7 @@ from manager.errors import IllegalAction
 from manager.footprint import bearing, heading
 from manager.game_actions import Charge
 from manager.rules.featherstone import charges
+from manager.rules.featherstone import charge_reach
 from manager.rules.featherstone.state import footprint, move_rate
 
 FS = "featherstone"
@@ -50,7 +51,7 @@ def table(kind, form, tkind, tform, way, rng, turn, tfacing, stream=False):
 
 def refused(b) -> bool:
     try:
-        charges._check_charge(b, Charge("a", "e"))
+        charge_reach._check_charge(b, Charge("a", "e"))
         return False
     except IllegalAction:
         return True
@@ -60,7 +61,7 @@ def beyond(b) -> bool:
     u, e = b.units["a"], b.units["e"]
     way = round(bearing(u.pos, e.pos)) % 360
     fp = footprint(b, u)
-    return charges._surely_beyond(fp, fp.moved(u.x, u.y, way), footprint(b, e), way,
+    return charge_reach._surely_beyond(fp, fp.moved(u.x, u.y, way), footprint(b, e), way,
                                   move_rate(u))
 
 
@@ -77,7 +78,7 @@ def test_a_charge_surely_beyond_is_refused(kind, form, tkind, tform, way, rng, t
     b = table(kind, form, tkind, tform, way, rng, turn, tfacing, stream)
     if beyond(b):
         assert refused(b)
-        assert charges.surely_too_far(b, b.units["a"], b.units["e"])
+        assert charge_reach.surely_too_far(b, b.units["a"], b.units["e"])
 
 
 @settings(max_examples=200, deadline=None)
@@ -114,8 +115,8 @@ def test_the_wheel_bound_passes_over_what_the_circles_and_gap_keep():
                     way = round(bearing(u.pos, e.pos)) % 360
                     start = footprint(b, u).moved(u.x, u.y, way)
                     slack = rate + 1e-6 + 1e-6 + 1e-6
-                    if not (charges.surely_apart(start, footprint(b, e), slack) or
-                            charges.base_gap(b, start, footprint(b, e)) > slack):
+                    if not (charge_reach.surely_apart(start, footprint(b, e), slack) or
+                            charge_reach.base_gap(b, start, footprint(b, e)) > slack):
                         passed += 1
                 elif not refused(b):
                     allowed += 1
@@ -131,7 +132,7 @@ def plain_must_charge_left(battle, side) -> list:
         if mark(u, "must_charge") and u.moved == 0:
             for e in near_units(battle, u.pos, move_rate(u) + 8, battle.enemy_of(side)):
                 try:
-                    charges.check_charge(battle, Charge(u.id, e.id))
+                    charge_reach.check_charge(battle, Charge(u.id, e.id))
                 except IllegalAction:
                     continue
                 out.append((u, e))

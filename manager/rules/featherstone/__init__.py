@@ -9,7 +9,8 @@ from ... import game_actions as ga
 from .. import register_ruleset
 from ..base import Ruleset
 from ..common import TableRuleset
-from . import battery_odds, charges, fire, flow, melee, melee_odds, morale, moves
+from . import (battery_odds, charge_reach, charges, fire, flow, melee, melee_odds, morale,
+               moves, shot_odds)
 from .recall import checked
 from .state import footprint as _footprint
 from .tables import FORMATIONS, GENERAL_NEAR, OPTIONS, PHASES, PROFILES, SMALL_ARMS, TRAITS
@@ -37,7 +38,7 @@ class Featherstone(TableRuleset, Ruleset):
         self.plays(ga.EndPhase, flow.check_end_phase, flow.resolve_end_phase)
         self.plays(ga.Rally, flow.check_rally, flow.resolve_rally, morale.rally_odds)
         self.plays(ga.MoveLeader, moves.check_move_leader, moves.resolve_move_leader)
-        self.plays(ga.Charge, charges.check_charge, charges.resolve_charge,
+        self.plays(ga.Charge, charge_reach.check_charge, charges.resolve_charge,
                    melee_odds.charge_odds)      # exact, a battery's canister branches too
         self.plays(ga.MoveUnit, checked(moves.check_move_unit), moves.resolve_move_unit)
         self.plays(ga.ChangeFormation, checked(moves.check_change_formation),
@@ -47,7 +48,7 @@ class Featherstone(TableRuleset, Ruleset):
         self.plays(moves.DeclineReroll, moves.check_decline, moves.resolve_decline)
         self.plays(moves.CounterCharge, moves.check_counter, moves.resolve_counter)
         self.plays(moves.CommitGeneral, moves.check_commit, moves.resolve_commit)
-        self.plays(ga.Fire, checked(fire.check_fire), fire.resolve_fire, fire.fire_odds)
+        self.plays(ga.Fire, checked(fire.check_fire), fire.resolve_fire, shot_odds.fire_odds)
         self.plays(ga.ResolveMelee, melee.check_resolve_melee, melee.resolve_melee,
                    melee_odds.resolve_melee_odds)
 

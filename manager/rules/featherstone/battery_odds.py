@@ -16,7 +16,7 @@ from math import comb
 from ...model.forces import mark
 from ...odds import Dist, Odds, OddsLine
 from ..common import Melee
-from .fire import hits_dist, save_keep
+from .shot_odds import hits_dist, save_keep
 from .morale import committed_general, influence_at_risk, influence_value
 from .state import attached_leaders, arm
 

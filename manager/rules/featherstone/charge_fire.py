@@ -124,7 +124,8 @@ def stopped_before(battle, defender: str) -> str:
 def charge_shot_odds(battle, unit, target, kind: str) -> Odds:
     """The casualties of the shot, exact, as resolve_charge_shot rolls it."""
     from dataclasses import replace
-    from .fire import casualty_dist, close_shot
+    from .fire import close_shot
+    from .shot_odds import casualty_dist
     from .support import _spec
     if kind == "first":
         shot = close_shot(battle, unit, target, unit.disordered)

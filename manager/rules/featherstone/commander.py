@@ -21,18 +21,20 @@ from ...game_actions import (ChangeFormation, Charge, Fire, MoveLeader, MoveUnit
                              Rally)
 from ...model.forces import mark
 from ..common import OrdersCommander
-from .fire import (casualty_dist, ground_blocking, maybe_in_arc, may_fire, shot_spec,
-                   square_face, surely_hidden)
+from .fire import may_fire, shot_spec, square_face
+from .fire_sight import ground_blocking, maybe_in_arc, surely_hidden
+from .shot_odds import casualty_dist
 from .melee import melees
-from .charges import must_charge_left, surely_in_the_way, surely_too_far
-from .choices import (charge_looks, charge_value, commit_for_defence, counter_choice,
-                      reroll_choice, threatened_ids)
+from .charge_reach import surely_in_the_way, surely_too_far
+from .charges import must_charge_left
+from .choices import charge_value, commit_for_defence, counter_choice, reroll_choice
 from .morale import may_influence, to_check
 from .moves import landing_on
 from .shot_bound import shot_bound
 from .state import (allowance, arm, engaged, footprint, near_bases, near_units, profile,
                     unit_gap)
 from .tables import ARTILLERY_RANGES, GENERAL_MOVE, NEAR_MOD, PROFILES, SMALL_ARMS
+from .threats import charge_looks, threatened_ids
 
 
 class Commander(OrdersCommander):

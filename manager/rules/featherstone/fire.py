@@ -1,5 +1,5 @@
 """Shooting: small arms summed under the range target, artillery by band with damage
-dice, the counter-battery table, saving rolls; and the exact odds of each.
+dice, the counter-battery table, saving rolls.
 
 Small arms: one die per 5 firing figures (3-4 left over roll one more); every die at
 or under the range's number scores its pips. Two ranks fire; a square fires a quarter
@@ -9,35 +9,27 @@ number (canister always hits); each hit on foot or horse rolls a damage die (two
 close canister), +1 against an assault column, +2 against a square, a march column or
 a flank beyond canister; against skirmishers damage is halved beyond canister. A hit
 on a battery rolls 2D6 on the counter-battery table. Then a saving roll per casualty.
+(The line of sight and the arc: fire_sight; the exact odds of a shot: shot_odds.)
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from fractions import Fraction
-from functools import lru_cache
 
-from ... import spatial
 from ...actions import need
 from ...events import UnitFired, declare_event
-from ...footprint import (aspect, bearing, angle_between, distance, heading, segment,
-                          surely_apart)
+from ...footprint import aspect, bearing, angle_between
 from ...model.forces import mark
-from ...odds import Dist, Odds, OddsLine
-from ...table_terrain import table_terrain
 from .losses import eliminate, half_up, hit_leaders_check, save_for, saving_rolls, \
     settle, take_casualties
 from .charge_fire import charge_shot_kind, check_charge_shot, resolve_charge_shot
+from .fire_sight import FIRE_ARC, sight_refusal
 from .moves import own_unit
-from . import ground
 from .recall import recall
-from .sight_floats import crossed
 from .state import (arm, crew, dice_for, engaged, firing_figures, footprint, is_skirmish,
-                    near_units, profile)
+                    profile)
 from .tables import (ARTILLERY_BANDS, ARTILLERY_RANGES, ARTILLERY_TO_HIT, CLOSE_CANISTER,
                      COUNTER_BATTERY, DAMAGE_BONUS, SHOTS_PER_BATTERY, SMALL_ARMS)
 
-FIRE_ARC = 45
 ArtilleryShot = declare_event("ArtilleryShot", "{unit} fires {band} at {target}: {outcome}",
                               unit=str, target=str, band=str, outcome=str)
 GunDestroyed = declare_event("GunDestroyed", "{unit}'s gun is destroyed", unit=str)
@@ -61,80 +53,6 @@ class Shot:
     save: int = 5
     save_bonus: int = 0
     support: bool = False         # fire in support of a melee: half strength
-
-
-def sight_refusal(battle, unit, target) -> str:
-    """Line of sight from centre to centre: no other base and no woods, town or higher
-    hill across it (an inch at each end is the units' own ground)."""
-    return spatial.memo(battle, "featherstone.sight", (unit.id, target.id), (unit, target),
-                        lambda: _sight_refusal(battle, unit, target))
-
-
-def _sight_refusal(battle, unit, target) -> str:
-    (ax, ay), (bx, by) = unit.pos, target.pos
-    length = math.sqrt((bx - ax) ** 2 + (by - ay) ** 2) or 1e-9   # as shapely measures
-    line = None
-    # the units near the line, from the spatial index (a superset of those the centre
-    # test below keeps, in the same order): not every unit within the line's length
-    for o in spatial.unit_grid(battle).along(unit.pos, target.pos, 4.5):
-        if o.id in (unit.id, target.id) or distance(o.pos, unit.pos) > length + 8:
-            continue
-        # cheap test first: the centre's distance from the line against the base's size
-        t = max(0.0, min(1.0, ((o.x - ax) * (bx - ax) + (o.y - ay) * (by - ay)) / length ** 2))
-        off = math.hypot(ax + t * (bx - ax) - o.x, ay + t * (by - ay) - o.y)
-        if off > 4.5:
-            continue
-        fp = footprint(battle, o)
-        # every corner lies within half the diagonal of the centre: a base whose centre
-        # is farther than that from the line cannot meet it (~96% of those asked), so
-        # no shape is built nor shapely asked (1e-6 inch to spare for the rounding)
-        if off > math.hypot(fp.frontage, fp.depth) / 2 + 1e-6:
-            continue
-        line = line or segment(unit.pos, target.pos)
-        if fp.polygon().intersects(line):
-            return f"{o.name} is in the way"
-    blocked = ground_blocking(battle, unit, target)
-    return f"{blocked} blocks the line of sight" if blocked else ""
-
-
-def ground_blocking(battle, unit, target) -> str:
-    """The ground across the line of sight from centre to centre ('' if none): kept
-    across versions (most units stand still). When it names one, `sight_refusal` does
-    too (or a base before it), so `shot_spec` refuses the shot whatever else it finds:
-    the commander asks it first of a target its first pass did not surely hide."""
-    a, b = unit.pos, target.pos
-    return ground.kept(battle, "sight", (a, b), lambda: table_terrain(
-        battle.battlefield).sight_blocked(a, b, skip=1.0))
-
-
-def surely_hidden(battle, unit, targets) -> list:
-    """For each target: does `sight_refusal` surely name a base in the way (so that
-    shot_spec, and check_fire, refuse the shot)? One pass per shooter (_crossed)
-    (`sightlines.surely_crossed`, the scan's bounds: centre to centre, blockers within
-    length + 8 of the shooter and 4.5 of the line). A charging target is never claimed:
-    first and support fire are judged by other rules. False means only "maybe not"."""
-    if not targets:
-        return []
-    hidden = _crossed(battle, unit, targets)
-    return [h and not mark(t, "charging") for h, t in zip(hidden, targets)]
-
-
-def hidden_from(battle, target, shooters) -> list:
-    """For each shooter: does `sight_refusal(battle, shooter, target)` surely name a base
-    in the way? All the lines to one target (support fire) judged in one pass from
-    the target's end: the same segment, the same two units left out, and the scan's
-    bound of 4.5 inches from the line keeps a blocker within the line's length + 4.5 of
-    the shooter, inside the scan's length + 8. False means only "maybe not"."""
-    if not shooters:
-        return []
-    return _crossed(battle, target, shooters)
-
-
-def _crossed(battle, origin, ends) -> list:
-    """`sightlines.surely_crossed` from `origin`'s centre to each end unit's, over the
-    live bases (`rows`, kept current from the journal): in plain floats, each line
-    stopping at the first base across it (sight_floats)."""
-    return crossed(battle, origin, ends)
 
 
 def square_face(battle, unit, target) -> int:
@@ -195,48 +113,6 @@ def _shot_spec(battle, unit, target, support: bool, force_band: str) -> Shot:
         figures //= 2                                  # support fire: half strength
     return Shot(False, band, rng, dice=dice_for(figures), number=number + (1 if flank else 0),
                 halve=disordered_now(unit), save=save, save_bonus=bonus, support=support)
-
-
-def surely_out_of_arc(battle, unit, target) -> bool:
-    """Does `_shot_spec` surely refuse the shot as outside the arc of fire? (Its own test
-    of the bearing, and bases surely more than touching apart; a square shoots all
-    round, and a charging target is judged by the charge-fire rules.) A first look for
-    the commander, before lines of sight are judged."""
-    return not maybe_in_arc(battle, unit, [target])
-
-
-def maybe_in_arc(battle, unit, targets) -> list:
-    """The targets `surely_out_of_arc` does not pass over, in order (the shooter's base
-    and front centre read once)."""
-    if unit.formation == "square" or not targets:
-        return list(targets)
-    fp = footprint(battle, unit)
-    front, facing = fp.front_centre(), unit.facing
-    return [t for t in targets
-            if _in_arc(front, facing, t.pos) or mark(t, "charging")
-            or not surely_apart(fp, footprint(battle, t), 1e-6)]
-
-
-# the arc of fire's border as the cosine of the angle off the facing, a hair either side:
-# 1e-9 is far above the rounding of a dot product over a length, far below the 1e-6
-# degree the bearing test keeps (a cosine moves by ~1.2e-8 a 1e-6 degree there)
-_COS_IN = math.cos(math.radians(FIRE_ARC + 1e-6)) + 1e-9
-_COS_OUT = math.cos(math.radians(FIRE_ARC + 1e-6)) - 1e-9
-
-
-def _in_arc(front, facing: float, xy) -> bool:
-    """`angle_between(bearing(front, xy), facing) <= FIRE_ARC + 1e-6` (_shot_spec's arc
-    test): the cosine of the angle off the facing against the border's when it is
-    clear of it (most targets, ~17,000 asks in 8 turns), the bearings on a knife edge."""
-    hx, hy = heading(facing)
-    dx, dy = xy[0] - front[0], xy[1] - front[1]
-    r = math.hypot(dx, dy)
-    c = dx * hx + dy * hy
-    if c > r * _COS_IN:
-        return True
-    if c < r * _COS_OUT:
-        return False
-    return angle_between(bearing(front, xy), facing) <= FIRE_ARC + 1e-6
 
 
 def note_step_strength(battle, unit) -> None:
@@ -421,78 +297,3 @@ def return_fire(battle, unit, target, dice, events: list) -> int:
     if shot.dice <= 0:
         return 0
     return shoot(battle, unit, target, shot, dice, events)
-
-
-# ---- exact odds -------------------------------------------------------------------------
-def save_keep(shot: Shot) -> tuple[int, int]:
-    """Chance (of 6) that a hit is NOT saved."""
-    saving_faces = sum(1 for f in range(1, 7) if f + shot.save_bonus >= shot.save)
-    return 6 - saving_faces, 6
-
-
-def hits_dist(shot: Shot) -> Dist:
-    """Hits before saving rolls (for a battery target: gunners hit by the table)."""
-    if shot.artillery:
-        p_hit = Fraction(1) if shot.to_hit == 0 else Fraction(7 - shot.to_hit, 6)
-        if shot.battery_target:
-            two = Dist.die([1, 2, 3, 4, 5, 6]).times(2)
-            col = 0 if shot.in_open else 1
-            men = two.map(lambda t: COUNTER_BATTERY.get(t, ((0, False), (0, False)))[col][0])
-            return Dist.mix([(1 - p_hit, Dist.point(0)), (p_hit, men)])
-        dmg = Dist.die([1, 2, 3, 4, 5, 6]).times(shot.damage_dice).map(
-            lambda k: k + shot.damage_bonus)
-        if shot.half_damage:
-            dmg = dmg.map(half_up)
-        return Dist.mix([(1 - p_hit, Dist.point(0)), (p_hit, dmg)])
-    d = Dist.die([f if f <= shot.number else 0 for f in range(1, 7)]).times(shot.dice)
-    return d.map(half_up) if shot.halve else d
-
-
-def casualty_dist(shot: Shot) -> Dist:
-    """Casualties after saves: kept per the fields the dice read (the commander values,
-    the odds mix and support fire sums the same few shots over and over; a shot's range
-    and band name change nothing)."""
-    return _casualties_of(shot.artillery, shot.dice, shot.number, shot.halve, shot.to_hit,
-                          shot.damage_dice, shot.damage_bonus, shot.half_damage,
-                          shot.battery_target, shot.in_open, shot.save, shot.save_bonus)
-
-
-@lru_cache(maxsize=4096)
-def _casualties_of(artillery, dice, number, halve, to_hit, damage_dice, damage_bonus,
-                   half_damage, battery_target, in_open, save, save_bonus) -> Dist:
-    shot = Shot(artillery, "", 0.0, dice=dice, number=number, halve=halve, to_hit=to_hit,
-                damage_dice=damage_dice, damage_bonus=damage_bonus, half_damage=half_damage,
-                battery_target=battery_target, in_open=in_open, save=save,
-                save_bonus=save_bonus)
-    keep, of = save_keep(shot)
-    return hits_dist(shot).thinned(keep, of)
-
-
-def gun_destroyed_chance(shot: Shot) -> Fraction:
-    if not (shot.artillery and shot.battery_target):
-        return Fraction(0)
-    p_hit = Fraction(1) if shot.to_hit == 0 else Fraction(7 - shot.to_hit, 6)
-    two = Dist.die([1, 2, 3, 4, 5, 6]).times(2)
-    col = 0 if shot.in_open else 1
-    return p_hit * sum((two.p(t) for t in range(2, 13)
-                        if COUNTER_BATTERY.get(t, ((0, False), (0, False)))[col][1]), Fraction(0))
-
-
-def fire_odds(battle, action) -> Odds:
-    unit, target = battle.units[action.unit], battle.units[action.target]
-    from .charge_fire import charge_shot_kind, charge_shot_odds
-    kind = charge_shot_kind(battle, unit, target)
-    if kind:
-        return charge_shot_odds(battle, unit, target, kind)
-    shot = shot_spec(battle, unit, target)
-    lost = casualty_dist(shot)
-    odds = Odds("fire", [OddsLine(f"{unit.name} on {target.name} ({shot.band})", lost,
-                                  target.name)])
-    odds.outcomes["no casualties"] = lost.p(0)
-    odds.outcomes[f"{target.name} loses {target.hits // 4 or 1}+ figures"] = \
-        lost.p_at_least(target.hits // 4 or 1)
-    if shot.battery_target:
-        odds.outcomes["gun destroyed"] = gun_destroyed_chance(shot)
-    odds.notes.append(f"range {shot.range:.1f} in; saves on {shot.save}+"
-                      + (" (+1 woods)" if shot.save_bonus else ""))
-    return odds

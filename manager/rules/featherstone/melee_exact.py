@@ -20,7 +20,7 @@ from ...odds import Dist, Odds, OddsLine
 from ..common import Melee
 from .battery_odds import bonus_without, stray_risk
 from .melee import charged_now, setup
-from .melee_odds import _Pmfs, _shared_support
+from .melee_parts import _Pmfs, _shared_support
 
 OUTCOMES = ("attacker wins", "defender wins", "charge halted", "charge fails (morale)")
 POINT = ([1], 1)                      # no casualties, for sure

@@ -2,8 +2,8 @@
 the battle's change journal (issue 17).
 
 The commander judges a gun's twenty or thirty candidate lines of sight against the
-bases about them (`fire.surely_hidden`, by `sight_floats`), once per gun and fire step;
-support fire does the same from each melee's target (`fire.hidden_from`). Reading each
+bases about them (`fire_sight.surely_hidden`, by `sight_floats`), once per gun and fire step;
+support fire does the same from each melee's target (`fire_sight.hidden_from`). Reading each
 base's record on every call cost more than the test itself. Here the rows follow
 `spatial.unit_grid`'s order (live units), and an action, which changes a unit or two,
 rewrites those rows only: the floats of a row are those of the unit's own footprint,

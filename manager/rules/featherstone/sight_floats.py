@@ -1,6 +1,6 @@
 """The commander's lines of sight surely crossed by a base, in plain floats (issue 17).
 
-`fire.surely_hidden` and `fire.hidden_from` ask, for one shooter (or one melee's target)
+`fire_sight.surely_hidden` and `fire_sight.hidden_from` ask, for one shooter (or one melee's target)
 and its ten or twenty lines, whether a base surely stands across each line. The numpy
 pass (`sightlines.surely_crossed_arrays`) judges every pair of line and base: ~50 numpy
 calls on small arrays, whose per-call machinery costs more than the arithmetic. Most

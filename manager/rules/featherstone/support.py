@@ -6,7 +6,8 @@ from __future__ import annotations
 from ...errors import IllegalAction
 from ...footprint import angle_between, bearing, surely_apart
 from ...model.forces import mark
-from .fire import FIRE_ARC, hidden_from, may_fire_supporting, shoot, shot_spec
+from .fire import may_fire_supporting, shoot, shot_spec
+from .fire_sight import FIRE_ARC, hidden_from
 from .state import arm, footprint, near_units, profile
 from .tables import ARTILLERY_RANGES, SMALL_ARMS
 
