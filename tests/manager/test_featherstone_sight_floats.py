@@ -186,3 +186,36 @@ def test_a_kept_blocker_answers_only_while_its_base_and_the_line_stand():
     m = b.copy()
     m.update_unit("t", x=50.0)                       # the target moved: another line
     assert not judged(m)
+
+
+# ---- tenth session: a patched row's floats without numpy calls ---------------------------
+def fresh_lists(battle) -> tuple:
+    """The rows' lists as a fresh fill makes them (numpy over every base at once)."""
+    r = Rows.__new__(Rows)
+    r._fill_fresh(battle, list(spatial.unit_grid(battle).units))
+    return r.as_lists()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(KINDS), st.one_of(st.integers(0, 359), st.floats(0, 359.99)),
+       st.sampled_from(["line", "column", "square"]))
+def test_a_patched_row_is_the_fresh_fill(kind, facing, form):
+    """A unit turned (to any facing, whole degrees or not) and reformed: its row patched
+    from the journal holds the very floats a fresh fill computes."""
+    b = build_table([piece("a", "blue", kind, (20, 30)),
+                     piece("e", "red", "line_infantry", (20, 20))], FS, width=60, height=40)
+    before = rows(b)
+    b.update_unit("a", facing=facing, formation=form if kind in KINDS[:2] else "line")
+    after = rows(b)
+    assert after is before                                    # patched, not filled again
+    assert after.as_lists() == fresh_lists(b)
+
+
+def test_patched_rows_are_the_fresh_fill_in_play():
+    """At each fire and melee step of 3 Austerlitz turns: the rows kept current from the
+    journal (patched, copied to trial copies) are the fresh fill's floats."""
+    judged = 0
+    for s, _ in austerlitz_phases(FS, ("fire", "melee"), 3):
+        assert rows(s.battle).as_lists() == fresh_lists(s.battle)
+        judged += 1
+    assert judged >= 6

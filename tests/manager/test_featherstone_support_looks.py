@@ -139,3 +139,77 @@ def test_charging_horse_at_the_edge_of_eight_inches(kind, off, gap, tfacing, tki
     u, e = b.units["a"], b.units["e"]
     if judged(b, u, e):
         assert refused(b, u, e)
+
+
+# ---- tenth session: the circles in plain floats before _surely_refused ------------------
+def plain_first_looks(b, e) -> set:
+    """supporters' first looks as they were: `_surely_refused` asked of every friend."""
+    tfp, horse = footprint(b, e), sp._at_charging_horse(e)
+    return {u.id for u in b.live_units("blue")
+            if u.kind not in ("heavy_cavalry", "light_cavalry")
+            and not sp._surely_refused(b, u, footprint(b, u), e, tfp, horse)}
+
+
+def rows_of(b, units) -> list:
+    return [sp._row(b, u) for u in units]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(SHOOTERS), st.sampled_from(["line", "column", "square"]),
+       st.integers(0, 359), st.sampled_from(TARGETS), st.floats(0, 360),
+       st.floats(-2e-5, 2e-5), st.integers(0, 359), st.booleans())
+def test_first_looks_are_surely_refused_at_the_circles_border(kind, form, facing, tkind,
+                                                              way, hair, tfacing, charging):
+    """The shooter's centre a hair (up to 2e-5 inch) either side of its reach + both half
+    diagonals from the enemy's: exactly the friends `_surely_refused` keeps."""
+    import math
+    b = table(kind, form, facing, tkind, way, 10.0, tfacing, charging)
+    fa, fe = footprint(b, b.units["a"]), footprint(b, b.units["e"])
+    rng = (math.hypot(fa.frontage, fa.depth) + math.hypot(fe.frontage, fe.depth)) / 2 + \
+        sp._reach(b.units["a"], charging) + 1e-6 + hair
+    b = table(kind, form, facing, tkind, way, rng, tfacing, charging)
+    near = [b.units["a"], b.units["t"]]
+    e = b.units["e"]
+    assert sp._first_looks(b, near, rows_of(b, near), e) == plain_first_looks(b, e)
+
+
+def test_first_looks_are_the_plain_ones_in_play(monkeypatch):
+    """Every support-fire question of 3 Austerlitz turns (the odds' trial copies and the
+    melees resolved): the friends kept are the ones `_surely_refused` keeps, and the
+    circles pass most over without it."""
+    asked, plain = [], sp._surely_refused
+
+    def counted(*args):
+        asked.append(1)
+        return plain(*args)
+    seen = []
+    real = sp._first_looks
+
+    def both(battle, near, rows, e):
+        n = len(asked)
+        got = real(battle, near, rows, e)
+        tfp, horse = footprint(battle, e), sp._at_charging_horse(e)
+        assert got == {u.id for u in near
+                       if not plain(battle, u, footprint(battle, u), e, tfp, horse)}
+        seen.append((len(near), len(asked) - n))
+        return got
+    monkeypatch.setattr(sp, "_surely_refused", counted)
+    monkeypatch.setattr(sp, "_first_looks", both)
+    from play_checks import austerlitz_phases
+    for _ in austerlitz_phases(FS, ("melee",), 3):
+        pass
+    friends, measured = sum(n for n, _ in seen), sum(m for _, m in seen)
+    assert len(seen) > 20 and measured < friends / 3, (len(seen), friends, measured)
+
+
+def test_a_friend_moved_gets_a_new_row():
+    """The rows are kept per record across versions: a friend that moved is read afresh
+    (its new place, base and reach), so supporters stays every pair measured."""
+    from test_featherstone_speed import old_supporters
+    b = table("line_infantry", "line", 0, "line_infantry", 0, 30.0, 180, False)
+    m = Melee("e", ("t",))
+    assert sp.supporters(b, m, "blue") == old_supporters(b, m, "blue") == []
+    ex, ey = b.units["e"].pos
+    b.update_unit("a", x=ex, y=ey + 6.0, facing=0)         # 6 inches behind it, facing it
+    got = [(u.id, e.id) for u, e in sp.supporters(b, m, "blue")]
+    assert got == [(u.id, e.id) for u, e in old_supporters(b, m, "blue")] == [("a", "e")]

@@ -12,8 +12,7 @@ from play_checks import SameDice, austerlitz_phases
 from manager.errors import ScenarioError
 from manager.footprint import distance, surely_apart
 from manager import spatial
-from manager.rules.featherstone import commander, fire, losses, state
-from manager.rules.featherstone import charge_reach, fire_sight
+from manager.rules.featherstone import charge_reach, commander, fire, fire_sight, losses, state
 from manager.rules.featherstone.state import arm, footprint, unit_gap
 
 FS = "featherstone"
@@ -478,3 +477,19 @@ def test_casualties_make_the_figures_then_the_disorder(kind, n, disordered, lost
     ev1, ev2 = [], []
     assert losses.take_casualties(mine, "u", n, ev1) == plain_take_casualties(ref, "u", n, ev2)
     assert ev1 == ev2 and mine.fingerprint() == ref.fingerprint()
+
+
+# ---- tenth session: the fire step's engaged enemies by one set ----------------------------
+def test_engaged_ids_are_the_units_engaged_is_true_of_in_play():
+    """At every phase of 3 Austerlitz turns, and on the charges' trial copies: the set the
+    fire step tests its candidates against holds exactly the units `engaged` is true
+    of (some in melees, not vacuous)."""
+    judged = busy = 0
+    for s, _ in austerlitz_phases("featherstone", ("charges", "fire", "melee"), 3):
+        b = s.battle
+        for battle in (b, b.copy()):
+            ids = state.engaged_ids(battle)
+            assert ids == {u.id for u in battle.live_units() if state.engaged(battle, u)}
+            judged += 1
+            busy += len(ids)
+    assert judged > 10 and busy > 0

@@ -31,8 +31,8 @@ from .choices import charge_value, commit_for_defence, counter_choice, reroll_ch
 from .morale import may_influence, to_check
 from .moves import landing_on
 from .shot_bound import shot_bound
-from .state import (allowance, arm, engaged, footprint, near_bases, near_units, profile,
-                    unit_gap)
+from .state import (allowance, arm, engaged, engaged_ids, footprint, near_bases, near_units,
+                    profile, unit_gap)
 from .tables import ARTILLERY_RANGES, GENERAL_MOVE, NEAR_MOD, PROFILES, SMALL_ARMS
 from .threats import charge_looks, threatened_ids
 
@@ -262,8 +262,9 @@ class Commander(OrdersCommander):
             # fire at a charger: ResolveMelee takes it; beyond range or surely hidden by
             # a base (all candidates judged together): the rules would refuse the shot
             # (and outside the arc of fire: the rules refuse it before the sight line)
+            busy = engaged_ids(b)
             cands = maybe_in_arc(b, u, [e for e in near_bases(
-                b, u, b.enemy_of(self.side), reach, self._longest(u)) if not engaged(b, e)])
+                b, u, b.enemy_of(self.side), reach, self._longest(u)) if e.id not in busy])
             options = self._shots(u, cands)
             if not options:
                 self.done.add(u.id)

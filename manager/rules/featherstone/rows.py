@@ -18,6 +18,7 @@ record differs are made again, where a fresh fill made all of them.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 
@@ -82,10 +83,8 @@ class Rows:
         if fp == self.fps[k]:
             return
         self.fps[k] = fp
-        facing, depth, front = np.array([fp.facing, fp.depth, fp.frontage], dtype=float)
-        r = np.radians(facing)
-        self.fx[k], self.fy[k] = np.sin(r).item(), (-np.cos(r)).item()
-        self.hd[k], self.hf[k] = (depth / 2).item(), (front / 2).item()
+        self.fx[k], self.fy[k] = _facing_vector(float(fp.facing))
+        self.hd[k], self.hf[k] = float(fp.depth) / 2, float(fp.frontage) / 2
         self.diag[k] = math.hypot(self.hd[k], self.hf[k])
 
     def follow(self, battle, grid, changes) -> None:
@@ -107,6 +106,15 @@ class Rows:
         """(fx, fy, hd, hf, diag): the rows' lists (each base's half diagonal is
         math.hypot of its hd and hf)."""
         return self.fx, self.fy, self.hd, self.hf, self.diag
+
+
+@lru_cache(maxsize=4096)
+def _facing_vector(facing: float) -> tuple:
+    """(sine, -cosine) of a facing as numpy computes a patched row's: kept per facing
+    (whole degrees, mostly), so a patch makes no numpy call (~10 on one row's scalars,
+    each costlier than the arithmetic); the halvings are exact in plain floats too."""
+    r = np.radians(np.float64(facing))
+    return np.sin(r).item(), (-np.cos(r)).item()
 
 
 def rows(battle) -> Rows:

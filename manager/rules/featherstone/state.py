@@ -340,10 +340,17 @@ def base_gap(battle, fa, fb) -> float:
 
 def engaged(battle, unit) -> bool:
     """In a melee still to fight: a charger in contact, or a unit charged and contacted."""
-    ids = battle.peek("featherstone.engaged")       # asked ~80,000 times a battle: no
-    if ids is None:                                 # closure built when it is there
+    ids = battle.peek("featherstone.engaged")       # asked ~80,000 times a battle: one
+    return unit.id in (ids if ids is not None else engaged_ids(battle))  # frame when kept
+
+
+def engaged_ids(battle) -> frozenset:
+    """The ids `engaged` is true of, kept for the battle version (a caller asking of
+    many units tests them against this set, without a call per unit)."""
+    ids = battle.peek("featherstone.engaged")
+    if ids is None:                                 # (no closure built when it is there)
         ids = battle.cached("featherstone.engaged", lambda: _engaged_ids(battle))
-    return unit.id in ids
+    return ids
 
 
 def _engaged_ids(battle) -> frozenset:

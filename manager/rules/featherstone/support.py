@@ -3,6 +3,8 @@ shoot at half strength; charging cavalry are shot at as at long range (8 inches:
 small arms at their long-range number, guns with canister)."""
 from __future__ import annotations
 
+import math
+
 from ...errors import IllegalAction
 from ...footprint import angle_between, bearing, surely_apart
 from ...model.forces import mark
@@ -50,25 +52,57 @@ def _surely_refused(battle, unit, fp, target, tfp, charging_horse: bool) -> bool
             > FIRE_ARC + 1e-6 and surely_apart(fp, tfp, 1e-6))
 
 
+def _row(battle, u) -> tuple:
+    """(record, scenario info, half diagonal + the unit's reach, + 8 inches at charging
+    horse, centre x, y) of a friend for `supporters`; (record, info, None, ...) for
+    horse. Kept per record across versions and trial copies (as spatial.own_base keeps
+    the base: a record is immutable, its base a function of it and the info)."""
+    if arm(u) == "cavalry":
+        return u, battle.info, None, None, u.x, u.y
+    fp = footprint(battle, u)
+    half = math.hypot(fp.frontage, fp.depth) / 2
+    return u, battle.info, half + _reach(u, False), half + _reach(u, True), fp.x, fp.y
+
+
+def _first_looks(battle, near, rows, e) -> set:
+    """The ids of the friends `near` (their `_row`s in `rows`) whose shot at enemy `e`
+    `_surely_refused` does not pass over. The circles first, in plain floats (~50 of
+    ~60 friends a call): a centre farther than the reach and both half diagonals
+    (+2e-6, far above the rounding) is surely_apart's, the first of _surely_refused's
+    tests; only the few left are asked it."""
+    tfp, horse = footprint(battle, e), _at_charging_horse(e)
+    tx, ty, th = tfp.x, tfp.y, math.hypot(tfp.frontage, tfp.depth) / 2 + 2e-6
+    k = 3 if horse else 2
+    ok = set()
+    for u, row in zip(near, rows):
+        dx, dy, far = row[4] - tx, row[5] - ty, row[k] + th
+        if dx * dx + dy * dy <= far * far and \
+                not _surely_refused(battle, u, footprint(battle, u), e, tfp, horse):
+            ok.add(u.id)
+    return ok
+
+
 def supporters(battle, melee, side: str, chosen=None) -> list:
     """Units of `side` able to fire in support, each with the enemy it would shoot; only
     those `chosen` when the players named them ("may fire in support")."""
     fighting = {melee.defender, *melee.attackers}
     enemies = [battle.units[u] for u in fighting if battle.units[u].side != side]
     centre = battle.units[melee.defender].pos
-    # (horse never fires in support: may_fire_supporting's first refusal)
-    near = [u for u in near_units(battle, centre, 60, side)
-            if not (u.id in fighting or (chosen is not None and u.id not in chosen)
-                    or arm(u) == "cavalry")]
+    memo, info = battle.kept("featherstone.support_rows", dict), battle.info
+    near, rows = [], []
+    for u in near_units(battle, centre, 60, side):
+        if u.id in fighting or (chosen is not None and u.id not in chosen):
+            continue
+        row = memo.get(u.id)
+        if row is None or row[0] is not u or row[1] is not info:
+            row = memo[u.id] = _row(battle, u)
+        if row[2] is not None:          # (horse never fires in support: refused first)
+            near.append(u)
+            rows.append(row)
     # the pairs _spec surely refuses for reach or arc (most: guns in range are few),
     # judged before whether the unit may fire at all, and only the rest's lines of
     # sight (each line's answer is its own: fewer lines, the same answers)
-    fps = [footprint(battle, u) for u in near]
-    looks = []
-    for e in enemies:
-        tfp, horse = footprint(battle, e), _at_charging_horse(e)
-        looks.append({u.id for u, fp in zip(near, fps)
-                      if not _surely_refused(battle, u, fp, e, tfp, horse)})
+    looks = [_first_looks(battle, near, rows, e) for e in enemies]
     seen = set().union(*looks)
     able = [u for u in near if u.id in seen and not may_fire_supporting(battle, u)]
     for e, ok in zip(enemies, looks):
