@@ -42,3 +42,46 @@ def test_engaged_and_own_bases_are_the_plain_ones_in_play():
             assert state.footprint(b, u) == fresh        # the memo's answer
         steps += 1
     assert steps > 100 and engaged_steps >= 5
+
+
+# ---- tenth session: a base's size kept per kind, figures, formation and stand scale --------
+def plain_size(battle, unit, formation=None) -> tuple:
+    """state._footprint's frontage and depth as they were built on every ask."""
+    import math
+    from manager.rules.featherstone.tables import RANKS, STAND_FIGURES, STAND_SIZE
+    scale = float(battle.option("stand_scale", 1.0) or 1.0)
+    a = state.arm(unit)
+    w, d = STAND_SIZE[a]
+    form = formation or unit.formation
+    if a == "artillery":
+        front, depth = w, d
+    else:
+        stands = math.ceil(unit.max_hits / STAND_FIGURES[a])
+        deep = RANKS[a].get(form, 1)
+        if form == "square":
+            side = max(w * 1.5, d * 2 * 2)
+            front, depth = side, side
+        else:
+            deep = min(deep, stands)
+            front, depth = math.ceil(stands / deep) * w, deep * d
+    return front * scale, depth * scale
+
+
+def test_base_sizes_are_the_plain_build_for_every_kind_formation_and_scale():
+    """Every kind, figures 1-40, every formation (and one no table names), stand scales
+    1, 2.5, 0 (read as 1) and None: the kept size is the plain build's, to the bit."""
+    from dataclasses import replace
+    from builders import build_table, piece
+    from manager.rules.featherstone.tables import PROFILES
+    for scale in (1.0, 2.5, 0, None):
+        b = build_table([piece("a", "blue", "line_infantry", (20, 30))], "featherstone")
+        b.info = replace(b.info, options={**b.info.options, "stand_scale": scale})
+        u = b.units["a"]
+        for kind in PROFILES:
+            for hits in range(1, 41):
+                v = replace(u, kind=kind, max_hits=hits, hits=hits)
+                for form in ("line", "column", "march_column", "square", "extended",
+                             "skirmish", None):
+                    fp = state._footprint(b, v, 1.0, 2.0, 30, form)
+                    assert (fp.frontage, fp.depth) == plain_size(b, v, form)
+                    assert (fp.x, fp.y, fp.facing) == (1.0, 2.0, 30)

@@ -12,6 +12,7 @@ began: shooting is simultaneous),
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 
@@ -150,14 +151,23 @@ def footprint(battle, unit, x=None, y=None, facing=None, formation=None) -> Foot
 
 
 def _footprint(battle, unit, x, y, facing, formation) -> Footprint:
-    scale = float(battle.option("stand_scale", 1.0) or 1.0)
-    a = arm(unit)
+    front, depth = _base_size(unit.kind, unit.max_hits, formation or unit.formation,
+                              battle.option("stand_scale", 1.0))
+    return Footprint(unit.x if x is None else x, unit.y if y is None else y,
+                     unit.facing if facing is None else facing, front, depth)
+
+
+@lru_cache(maxsize=4096)
+def _base_size(kind: str, max_hits: int, form: str, stand_scale) -> tuple:
+    """(frontage, depth) of a base: a function of these alone, kept (the trial bases of
+    moves and charges, ~6,000 in 8 turns, are of a few kinds and formations)."""
+    scale = float(stand_scale or 1.0)
+    a = PROFILES[kind].arm
     w, d = STAND_SIZE[a]
-    form = formation or unit.formation
     if a == "artillery":
         front, depth = w, d
     else:
-        stands = math.ceil(unit.max_hits / STAND_FIGURES[a])
+        stands = math.ceil(max_hits / STAND_FIGURES[a])
         deep = RANKS[a].get(form, 1)
         if form == "square":
             side = max(w * 1.5, d * 2 * 2)
@@ -165,8 +175,7 @@ def _footprint(battle, unit, x, y, facing, formation) -> Footprint:
         else:
             deep = min(deep, stands)
             front, depth = math.ceil(stands / deep) * w, deep * d
-    return Footprint(unit.x if x is None else x, unit.y if y is None else y,
-                     unit.facing if facing is None else facing, front * scale, depth * scale)
+    return front * scale, depth * scale
 
 
 def attached_leaders(battle, unit) -> list:
