@@ -11,18 +11,19 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
-from fractions import Fraction
 
 from ... import spatial
-from ...spatial import SLACK
 from ...actions import need
 from ...events import HitsTaken, MeleeResolved, UnitFired, UnitRetreated
 from ...footprint import (angle_between, aspect, bearing, distance, heading, inside, overlap,
                           point, slide)
 from ...odds import Dist, Odds, OddsLine
 from ...ground_memo import on_ground
+from ...spatial import SLACK
 from ..common import Melee, charges_by_target, find_melee
 from .moves import own_unit
 from .tables import CHARGE_BONUS, FIRE_ARC, MOVE, RANGE, SHOT_MINUS
@@ -326,11 +327,24 @@ def _activation_line(battle, unit, what, odds: Odds | None = None) -> tuple[Frac
     return p, (f" (with {general.name}'s re-roll)" if auto else "")
 
 
-def shot_bound(battle, unit) -> float:
+def shot_bound(battle, unit, p: Fraction | None = None) -> float:
     """The mean hits of the unit's best possible shot (no cover: SHOT_MINUS alone), the
-    very float fire_odds' mean gives such a shot: no shot of this unit is worth more."""
-    p, _ = _activation_line(battle, unit, "shoot")
-    return float(_fire_dist(p, SHOT_MINUS[utype(unit)]).mean())
+    very float fire_odds' mean gives such a shot: no shot of this unit is worth more.
+    `p`: the unit's shooting_chance, when already asked."""
+    p = shooting_chance(battle, unit) if p is None else p
+    return shot_mean(p, SHOT_MINUS[utype(unit)])
+
+
+def shooting_chance(battle, unit) -> Fraction:
+    """The chance the unit's shooting test passes, as fire_odds plays it."""
+    return _activation_line(battle, unit, "shoot")[0]
+
+
+@lru_cache(maxsize=None)
+def shot_mean(p: Fraction, minus: int) -> float:
+    """fire_odds' mean hits (float) of a shot passing its test with chance `p`, `minus`
+    off the D3: the same Dist's, kept by the two (a handful come up in a battle)."""
+    return float(_fire_dist(p, minus).mean())
 
 
 def _fire_dist(p, minus: int) -> Dist:

@@ -13,8 +13,8 @@ from ...game_actions import Fire, MoveLeader, MoveUnit
 from ...model.forces import mark
 from ..common import OrdersCommander
 from .cavalry import CavalryMixin
-from .combat import (fire_odds, in_range_candidates, melees, shot, shooter_refusal,
-                     shot_bound, surely_no_candidates, surely_out_of_range)
+from .combat import (in_range_candidates, melees, shooter_refusal, shooting_chance, shot,
+                     shot_bound, shot_mean, surely_no_candidates, surely_out_of_range)
 from .tables import GENERAL_MOVE, MOVE, RANGE
 from .moves import lands_on_another, surely_blocked_each, surely_refused_by_units
 from .reroll import RerollActivation, pending
@@ -122,8 +122,11 @@ class Commander(CavalryMixin, OrdersCommander):
             return self._face(u, enemy)
         face_to = round(bearing(u.pos, enemy.pos)) % 360 if kind != "withdraw" else round(way) % 360
         hx, hy = heading(way)
-        tos = [(round(u.x + hx * want * k, 2), round(u.y + hy * want * k, 2))
-               for k in (1.0, 0.75, 0.5, 0.25)]
+        # (an end the rounding puts beyond the allowance, as it can the full move's, is
+        # refused by check_move_unit whatever the facing: not looked at)
+        tos = [to for to in ((round(u.x + hx * want * k, 2), round(u.y + hy * want * k, 2))
+                             for k in (1.0, 0.75, 0.5, 0.25))
+               if distance(u.pos, to) <= MOVE[t] + 1e-6]
         for to, blocked in zip(tos, surely_blocked_each(b, u, tos)):
             if blocked:                              # through a base: refused, any facing
                 continue
@@ -196,21 +199,22 @@ class Commander(CavalryMixin, OrdersCommander):
         only until the best legal shot found beats the next one's bound with its id
         (its option can be no more; those after it, less: their bounds are lower, as
         hits a twentieth apart stay apart in floats this size, or equal with a lower
-        id): the same pick as judging every one."""
+        id): the same pick as judging every one. A shot's mean is fire_odds' (`shot_mean`
+        of the shooter's chance, asked once, and the shot's minus), its odds not built."""
         b = self.battle
         hidden = _hidden(b, u, cands)        # (most lines are: the pre-check still pays)
         ranked = sorted((((9 - e.hits) * 0.05, e.id, e) for e, h in zip(cands, hidden)
                          if not h), key=lambda r: r[:2], reverse=True)
-        best, top = None, None
+        best, top, p = None, None, None
         for extra, eid, e in ranked:
             if best is not None:
-                top = shot_bound(b, u) if top is None else top    # (asked once, if at all)
+                top = shot_bound(b, u, p) if top is None else top   # (asked once, if at all)
                 if best[:2] > (top + extra, eid):
                     break
             action = Fire(u.id, e.id)
             if self.legal(action):
-                odds = fire_odds(b, action)
-                option = (float(odds.lines[0].dist.mean()) + extra, e.id, action)
+                p = shooting_chance(b, u) if p is None else p
+                option = (shot_mean(p, shot(b, u, e).minus) + extra, e.id, action)
                 if best is None or option > best:
                     best = option
         return best[2] if best else None
