@@ -16,7 +16,7 @@ from .cavalry import CavalryMixin
 from .combat import (in_range_candidates, melees, shooter_refusal, shooting_chance, shot,
                      shot_bound, shot_mean, surely_no_candidates, surely_out_of_range)
 from .tables import GENERAL_MOVE, MOVE, RANGE
-from .moves import lands_on_another, surely_blocked_each, surely_refused_by_units
+from .moves import landing, surely_blocked_each, surely_refused_by_units
 from .reroll import RerollActivation, pending
 from .sight import surely_hidden
 from .units import near, reroller, threatened_general, utype
@@ -127,11 +127,12 @@ class Commander(CavalryMixin, OrdersCommander):
         tos = [to for to in ((round(u.x + hx * want * k, 2), round(u.y + hy * want * k, 2))
                              for k in (1.0, 0.75, 0.5, 0.25))
                if distance(u.pos, to) <= MOVE[t] + 1e-6]
+        lands = landing(b, u, (u.x + hx * want, u.y + hy * want))
         for to, blocked in zip(tos, surely_blocked_each(b, u, tos)):
             if blocked:                              # through a base: refused, any facing
                 continue
             for facing in dict.fromkeys((face_to, round(way) % 360, u.facing)):
-                if lands_on_another(b, u, to, facing):   # the rules would refuse it
+                if lands(to, facing):                # on another base: the rules refuse it
                     continue
                 action = MoveUnit(u.id, to, facing)
                 if self.legal(action):

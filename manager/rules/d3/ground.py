@@ -6,6 +6,7 @@ cover or in a town.
 """
 from __future__ import annotations
 
+import itertools
 import math
 
 from ... import spatial
@@ -115,14 +116,19 @@ REFUSING = ("lake", "marsh", "woods", "rough")     # the area kinds _terrain_ref
 
 
 class _Boxes:
-    """The bounds of the table's towns and of its rivers and streams, once per
-    battlefield: a move whose box meets none of them crosses none, so no shape need be
-    built (shapely's tests are false for shapes whose boxes are apart)."""
+    """The bounds of the table's towns and of each straight stretch of its rivers and
+    streams, once per battlefield: a move whose box meets none of them crosses none, so
+    no shape need be built (shapely's tests are false for shapes whose boxes are apart;
+    a path crosses a line only where it crosses one of its stretches, and a stream that
+    runs the table's length has a box most paths meet)."""
 
     def __init__(self, battlefield):
         t = table_terrain(battlefield)
         self.towns = [shape.bounds for kind, shape, _ in t.pieces if kind == "town"]
-        self.water = [line.bounds for k in ("river", "stream") for _, line in t.lines.get(k, [])]
+        self.water = [(min(ax, bx), min(ay, by), max(ax, bx), max(ay, by))
+                      for k in ("river", "stream") for _, line in t.lines.get(k, [])
+                      for part in getattr(line, "geoms", (line,))
+                      for (ax, ay), (bx, by) in itertools.pairwise(part.coords)]
 
 
 _boxes = per_battlefield(_Boxes)
@@ -142,7 +148,7 @@ def _water(battle, unit, start, end) -> str:
     (ax, ay), (bx, by) = start.centre, end.centre
     if not _meets((min(ax, bx), min(ay, by), max(ax, bx), max(ay, by)),
                   _boxes(battle.battlefield).water):
-        return ""                       # the path's box meets no river's or stream's
+        return ""                       # the path's box meets no stretch of water's
     t = table_terrain(battle.battlefield)
     path = segment(start.centre, end.centre)
     for f, p in t.crossings(path, ("river", "stream")):

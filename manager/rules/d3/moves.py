@@ -68,9 +68,30 @@ def surely_refused_by_units(battle, action) -> bool:
 
 
 def lands_on_another(battle, unit, to, facing) -> bool:
-    """Would the move end on another unit's base (ground_refusal refuses it)?"""
-    end = footprint(battle, unit, x=to[0], y=to[1], facing=facing)
-    return spatial.lands_on(battle, unit, end, footprint)
+    """Would the move end on another unit's base (ground_refusal refuses it)? The answer
+    of `spatial.lands_on` (a live base within 10 inches that the end overlaps)."""
+    return landing(battle, unit, to)(to, facing)
+
+
+def landing(battle, unit, far):
+    """`lands_on_another` for ends on the line from the unit's centre to `far` (give or
+    take a hundredth of an inch: ends rounded to 0.01), as a function (to, facing) ->
+    bool: the commander asks up to four ends at up to three facings along one line, so
+    the bases that could answer are gathered once, on the first ask, by one index scan:
+    a base an end overlaps has its centre within both half-diagonals (+ 1e-6) of the
+    end's (overlap's own first look), so within the unit's own and the largest (+ 0.01)
+    of the line. Each end then asks those few, in plain floats, as lands_on does."""
+    gathered: list = []
+
+    def lands(to, facing) -> bool:
+        end = footprint(battle, unit, x=to[0], y=to[1], facing=facing)
+        if not gathered:
+            half = math.hypot(end.frontage, end.depth) / 2
+            reach = half + largest_half(battle) + 0.01 + 1e-6
+            gathered.append([(o, footprint(battle, o)) for o in spatial.unit_grid(battle).along(
+                unit.pos, far, reach) if o.id != unit.id])
+        return any(distance(o.pos, to) <= 10 and overlap(end, fp) for o, fp in gathered[0])
+    return lands
 
 
 DEEP = 0.01     # inches inside a base the path of the centre must run to be "through" it
