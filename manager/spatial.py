@@ -15,6 +15,7 @@ order of `battle.live_units(side)`, so no result of the game can change.
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from operator import is_
 
 import numpy as np
@@ -212,7 +213,8 @@ def landing_on(battle, unit, end, footprint, reach: float = 10.0):
     r = reach + SLACK
     rad, top = radii_list(battle, footprint)
     w = min(r, top + c) + BAND              # no centre farther in x can pass both tests
-    lo, hi = g.span(ex - w, ex + w)
+    sx = g.sx or g.by_x()                   # (g.span without its call)
+    lo, hi = bisect_left(sx, ex - w), bisect_right(sx, ex + w)
     if hi - lo > _centres.NARROW:
         return _landing_on(battle, unit, end, footprint, reach)
     lx, ly, r2, near = g.lx, g.ly, r * r, []

@@ -76,23 +76,27 @@ class UnitGrid:
             lx[k], self.ly[k] = x, y
             self.xs[k], self.ys[k] = x, y
 
-    def _sort(self) -> None:
-        lx = self.lx
-        self.sk = sorted(range(len(lx)), key=lx.__getitem__)
-        self.sx = [lx[k] for k in self.sk]
+    def by_x(self) -> list:
+        """The centres' x sorted (`sx`, their places `sk`), sorted now if not yet."""
+        if self.sx is None:
+            lx = self.lx
+            self.sk = sorted(range(len(lx)), key=lx.__getitem__)
+            self.sx = [lx[k] for k in self.sk]
+        return self.sx
 
     def span(self, x0: float, x1: float) -> tuple[int, int]:
         """(lo, hi): `sk[lo:hi]` are the places of the units whose centre's x lies in
-        [x0, x1] (the centres sorted by x on first use)."""
-        if self.sx is None:
-            self._sort()
-        return bisect_left(self.sx, x0), bisect_right(self.sx, x1)
+        [x0, x1] (the centres sorted by x on first use). The queries below bisect
+        `self.sx or self.by_x()` themselves: a method call less (~18,000 a d3 game)."""
+        sx = self.sx or self.by_x()
+        return bisect_left(sx, x0), bisect_right(sx, x1)
 
     def within(self, xy, reach: float) -> list:
         """Units whose centre is within `reach` of xy (the scan's test), in order."""
         x, y = xy
         r = reach + SLACK
-        lo, hi = self.span(x - r - BAND, x + r + BAND)
+        sx = self.sx or self.by_x()
+        lo, hi = bisect_left(sx, x - r - BAND), bisect_right(sx, x + r + BAND)
         if hi - lo > NARROW:
             return self._within(xy, reach)
         lx, ly, units = self.lx, self.ly, self.units
@@ -116,8 +120,9 @@ class UnitGrid:
         walked outward from xy's x, each way only while the x offset alone could still
         beat the nearest found: a distance is never below it (1e-9 spare)."""
         x, y = xy
-        lo, hi = self.span(x - reach - BAND, x + reach + BAND)
-        sx, sk, lx, ly = self.sx, self.sk, self.lx, self.ly
+        sx = self.sx or self.by_x()
+        lo, hi = bisect_left(sx, x - reach - BAND), bisect_right(sx, x + reach + BAND)
+        sk, lx, ly = self.sk, self.lx, self.ly
         mid = bisect_left(sx, x, lo, hi)
         cut, best, hypot = reach, None, math.hypot      # (cut: the nearest distance found)
         for way in (range(mid, hi), range(mid - 1, lo - 1, -1)):
@@ -151,13 +156,17 @@ class UnitGrid:
         beyond: callers apply their own exact test), in order."""
         (ax, ay), (bx, by) = a, b
         m = margin + SLACK
-        lo, hi = self.span(min(ax, bx) - m - BAND, max(ax, bx) + m + BAND)
+        # the band and box BAND wider than the margin (w's floats may round otherwise than
+        # m + BAND's did: the exact test below has BAND to spare either way)
+        w = m + BAND
+        sx = self.sx or self.by_x()
+        lo, hi = (bisect_left(sx, ax - w), bisect_right(sx, bx + w)) if ax <= bx else \
+            (bisect_left(sx, bx - w), bisect_right(sx, ax + w))
         if hi - lo > NARROW_LINE:
             return self._along(a, b, margin)
         dx, dy = bx - ax, by - ay
         l2 = dx * dx + dy * dy
-        y0, y1 = (ay - m - BAND, by + m + BAND) if ay <= by else \
-            (by - m - BAND, ay + m + BAND)
+        y0, y1 = (ay - w, by + w) if ay <= by else (by - w, ay + w)
         lx, ly, m2, near = self.lx, self.ly, m * m, []
         for k in self.sk[lo:hi]:
             y = ly[k]

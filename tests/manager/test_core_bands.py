@@ -95,7 +95,7 @@ def test_a_followed_grid_keeps_its_band_in_order(us, moves, x, y):
              for k, p in enumerate(us)]
     battle = MovingBattle(units)
     grid = unit_centres.UnitGrid(list(battle.live_units()))
-    grid._sort()
+    grid.by_x()
     for k, mx, my in moves:
         old = units[k % len(units)]
         new = SimpleNamespace(id=old.id, x=mx, y=my, pos=(mx, my), side="a",
