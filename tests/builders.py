@@ -159,3 +159,22 @@ def session_at(battle, phase, faces=(), side=None):
     while not (s.battle.state.phase == phase and (side is None or s.battle.state.active == side)):
         s.execute(ga.EndPhase())
     return s, src
+
+
+def play_spied(monkeypatch, ruleset: str, turns: int, spies: dict, seed: int = 1):
+    """Austerlitz under `ruleset` for `turns` turns, the automatic commander on both sides,
+    with each (owner, name) -> spy patched in first; the session."""
+    import sys
+    from pathlib import Path
+
+    from manager.autopilot import Autopilot
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from bench_common import AUSTERLITZ, scenario
+    for (owner, name), spy in spies.items():
+        monkeypatch.setattr(owner, name, spy)
+    s = Session(scenario(AUSTERLITZ, ruleset, seed=seed, turns=turns))
+    ap = Autopilot(s)
+    ap.step()
+    while not s.battle.state.over and s.battle.state.turn <= turns:
+        ap.play_turn()
+    return s

@@ -21,18 +21,9 @@ KINDS = ["line_infantry", "light_cavalry", "skirmishers", "foot_artillery"]
 
 
 def _play(monkeypatch, turns: int, spies: dict):
-    from manager.autopilot import Autopilot
-    from manager.session import Session
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    from bench_common import AUSTERLITZ, scenario
-    for (owner, name), spy in spies.items():
-        monkeypatch.setattr(owner, name, spy)
-    s = Session(scenario(AUSTERLITZ, "d3", seed=1, turns=turns))
-    ap = Autopilot(s)
-    ap.step()
-    while not s.battle.state.over and s.battle.state.turn <= turns:
-        ap.play_turn()
-    return s
+    """Austerlitz (seed 1) under d3 for `turns` turns, the given (owner, name) -> spy."""
+    from builders import play_spied
+    return play_spied(monkeypatch, "d3", turns, spies)
 
 
 def test_d3_shot_mean_is_fire_odds_mean_in_play(monkeypatch):
