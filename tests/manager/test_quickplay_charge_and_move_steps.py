@@ -4,7 +4,7 @@ move, the same answers.
 - The commander's charge candidates leave out, with the numpy pass that finds them,
   the enemies whose bases are surely farther apart than the charger's best roll: each
   one left out is `surely_too_far` (random tables), and every order of two Austerlitz
-  turns is the old evaluation's (test_quickplay_fewer_calls keeps it).
+  turns is the old evaluation's (quickplay_refs keeps it).
 - `roll_reaches` is worked out once per move class, bonus and quarter inch: the old
   formula's chance for every kind, bonus and distance.
 - A volley's and a fight's dice rolled (`melee_odds._rolled`) are worked out once per plus

@@ -23,7 +23,7 @@ import numpy as np
 from hypothesis import given, settings, strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from test_quickplay_fewer_calls import austerlitz  # noqa: E402
+from quickplay_refs import austerlitz  # noqa: E402
 from test_quickplay_speed import crowd  # noqa: E402
 
 from manager.rules.quickplay import bases as B, hidden_lines as H  # noqa: E402

@@ -12,7 +12,7 @@ from pathlib import Path
 from hypothesis import given, settings, strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from test_quickplay_fewer_calls import austerlitz, spot  # noqa: E402
+from quickplay_refs import austerlitz, spot  # noqa: E402
 from test_quickplay_speed import crowd  # noqa: E402
 
 from manager.rules.quickplay.hidden_lines import surely_hidden as REAL_HIDDEN  # noqa: E402

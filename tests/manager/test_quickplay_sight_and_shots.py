@@ -22,7 +22,7 @@ from hypothesis import given, settings, strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from builders import build_table, piece  # noqa: E402
-from test_quickplay_fewer_calls import AREAS, LINES, austerlitz, box_table, spot  # noqa: E402
+from quickplay_refs import AREAS, LINES, austerlitz, box_table, spot  # noqa: E402
 from test_quickplay_speed import crowd, new_sight_blockers  # noqa: E402
 
 from manager.rules.quickplay.hidden_lines import surely_hidden as REAL_HIDDEN  # noqa: E402

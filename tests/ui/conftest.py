@@ -2,6 +2,7 @@
 temporary folder, and helpers that drive it with real mouse and key events."""
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -89,3 +90,19 @@ class DiceTyper:
 
     def stop(self):
         self.timer.stop()
+
+
+@pytest.fixture
+def loop(qapp):
+    """The app's own event loop (Qt's and asyncio's in one, qasync), closed afterwards
+    with its tasks cancelled: the joined-window tests run host and window on it."""
+    from ui.app import event_loop
+    loop = event_loop(qapp)
+    yield loop
+    pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
+    for task in pending:
+        task.cancel()
+    if pending:
+        loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+    loop.close()
+    asyncio.set_event_loop(None)

@@ -7,89 +7,17 @@ loopback, exactly as two laptops' windows would, with the network between them."
 from __future__ import annotations
 
 import asyncio
-import re
-import time
 
 import pytest
-from PySide6.QtCore import QPoint, Qt, QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QDialogButtonBox, QMessageBox, QPushButton
+from PySide6.QtWidgets import QMessageBox, QPushButton
 
 from manager.game_actions import MoveUnit
 from manager.net.host import Host
 
 from conftest import DATA, DiceTyper, at, drag
-
-
-@pytest.fixture
-def loop(qapp):
-    from ui.app import event_loop
-    loop = event_loop(qapp)
-    yield loop
-    pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
-    for task in pending:
-        task.cancel()
-    if pending:
-        loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
-    loop.close()
-    asyncio.set_event_loop(None)
-
-
-def run(loop, coro, timeout=60):
-    return loop.run_until_complete(asyncio.wait_for(coro, timeout))
-
-
-async def until(predicate, what: str, timeout: float = 15.0):
-    """Wait on a condition while the loop (Qt's and asyncio's) runs; fail after `timeout`."""
-    end = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
-
-
-def plain(label) -> str:
-    """A label's text without its markup."""
-    return re.sub(r"<[^>]+>", "", label.text())
-
-
-def join_through_the_dialog(loop, qtbot, window, address, code, name, commands, shots=None):
-    window.network.join_action.trigger()                 # File > Join battle…
-    dialog = window.network.dialog
-    dialog.name.setText(name)
-    qtbot.keyClicks(dialog.address, address)
-    qtbot.keyClicks(dialog.code, code)
-    qtbot.mouseClick(dialog.connect_btn, Qt.LeftButton)
-    run(loop, until(lambda: dialog.checks, "the battle's commands offered"))
-    for cid in commands:
-        dialog.checks[cid].setChecked(True)
-    if shots is not None:
-        dialog.grab().save(str(shots / "join-dialog.png"))
-    qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.Ok), Qt.LeftButton)
-    run(loop, until(lambda: window.doc.remote, "the window to follow the host"))
-    return dialog
-
-
-def choose(qtbot, listwidget, uid):
-    for row in range(listwidget.count()):
-        item = listwidget.item(row)
-        if item.data(Qt.UserRole) == uid:
-            rect = listwidget.visualItemRect(item)
-            qtbot.mouseClick(listwidget.viewport(), Qt.LeftButton, Qt.NoModifier, rect.center())
-            return
-    raise AssertionError(f"{uid} is not offered")
-
-
-def log_item(dock, count):
-    """The log dock's row for the entry that leaves `count` entries."""
-    tree = dock.tree
-    items = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
-    while items:
-        item = items.pop(0)
-        if item.text(0) == str(count) and item.data(0, Qt.UserRole) == count:
-            return item
-        items += [item.child(i) for i in range(item.childCount())]
-    raise AssertionError(f"no log row for entry {count}")
+from joined import run, until, plain, join_through_the_dialog, choose, log_item
 
 
 def test_a_joined_window_acts_through_the_host(open_window, qtbot, loop, tmp_path, questions):
@@ -311,121 +239,3 @@ def test_a_joined_window_shows_a_refused_rejoin_with_the_reason(open_window, qtb
     finally:
         run(loop, lap_win.network.stop())
         run(loop, other.stop())
-
-
-def tick(qtbot, box):
-    """Click a checkbox on its box (its middle may lie past its text)."""
-    qtbot.mouseClick(box, Qt.LeftButton, Qt.NoModifier, box.rect().topLeft() + QPoint(8, box.height() // 2))
-
-
-def file_menu_action(window, text):
-    """The File menu's entry with this text (the menu the umpire opens)."""
-    for top in window.menuBar().actions():
-        for action in (top.menu().actions() if top.menu() else []):
-            if action.text().replace("&", "") == text:
-                return action
-    raise AssertionError(f"no {text!r} in the menus")
-
-
-def test_a_joined_window_claims_more_commands_and_gives_some_up(open_window, qtbot, loop,
-                                                                 tmp_path):
-    from manager.net.laptop import Laptop
-    host_win = open_window()
-    run(loop, host_win.network.start_host(bind="127.0.0.1"))
-    host = host_win.network.host
-    hdock = host_win.docks["TurnDock"]
-    qtbot.mouseClick(hdock.start_btn, Qt.LeftButton)
-    qtbot.mouseClick(hdock.next_btn, Qt.LeftButton)           # blue's move
-    hb = host_win.doc.battle
-    other = Laptop(host.address, host.code, ["r1"], name="Sector B")
-    run(loop, other.start())                                  # another laptop holds r1
-
-    lap_win = open_window()
-    claim = file_menu_action(lap_win, "Claim commands…")
-    assert not claim.isEnabled()                              # not joined yet
-    join_through_the_dialog(loop, qtbot, lap_win, host.address, host.code, "Sector A", ["b1"])
-    ldock = lap_win.docks["TurnDock"]
-    assert claim.isEnabled() and "Acting for: 1st Brigade" in plain(ldock.network)
-    # the Cavalry is not this laptop's: its drag is refused here
-    drag(qtbot, lap_win.view.viewport(), at(lap_win, 13.5, 37.5), at(lap_win, 19.5, 37.5))
-    assert "Cavalry" in lap_win.statusBar().currentMessage()
-
-    # File > Claim commands…: the same checkboxes, its own ticked, the others' named
-    claim.trigger()
-    dialog = lap_win.network.claim_box
-    assert dialog.checks["b1"].isChecked() and not dialog.checks["b2"].isChecked()
-    assert dialog.checks["r1"].text() == "Red Brigade (with Sector B)"
-    apply = dialog.buttons.button(QDialogButtonBox.Ok)
-    assert not apply.isEnabled()                              # nothing changed yet
-    tick(qtbot, dialog.checks["b2"])
-    tick(qtbot, dialog.checks["r1"])
-    dialog.grab().save(str(tmp_path / "claim-dialog.png"))
-    qtbot.mouseClick(apply, Qt.LeftButton)
-    run(loop, until(lambda: "Refused" in dialog.status.text(), "the host's refusal"))
-    assert "Sector B" in dialog.status.text() and dialog.isVisible()
-    dialog.grab().save(str(tmp_path / "claim-refused.png"))
-    assert sorted(host.claims) == ["b1", "r1"]                # nothing taken on a refusal
-    tick(qtbot, dialog.checks["r1"])      # leave r1 to Sector B
-    qtbot.mouseClick(apply, Qt.LeftButton)
-    run(loop, until(lambda: not dialog.isVisible(), "the claim granted"))
-    seat = host.claims["b2"]
-    assert host.claims["b1"] == seat and host.claims["r1"] != seat
-    assert "Acting for: 1st Brigade, Cavalry" in plain(ldock.network)
-    drag(qtbot, lap_win.view.viewport(), at(lap_win, 13.5, 37.5), at(lap_win, 19.5, 37.5))
-    run(loop, until(lambda: hb.units["b2-hc"].pos[0] == 19.5, "the Cavalry's move at the host"))
-
-    # give the 1st Brigade up: unticked, applied, released at the host
-    claim.trigger()
-    dialog = lap_win.network.claim_box
-    assert dialog.checks["b1"].isChecked() and dialog.checks["b2"].isChecked()
-    tick(qtbot, dialog.checks["b1"])
-    qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.Ok), Qt.LeftButton)
-    run(loop, until(lambda: not dialog.isVisible(), "the release"))
-    assert "b1" not in host.claims and host.claims["b2"] == seat
-    assert sorted(lap_win.network.laptop.commands) == ["b2"]
-    assert "Acting for: Cavalry" in plain(ldock.network)
-    head = len(host_win.doc.session.entries)
-    drag(qtbot, lap_win.view.viewport(), at(lap_win, 16.5, 22.5), at(lap_win, 19.5, 22.5))
-    assert "1st Brigade" in lap_win.statusBar().currentMessage()
-    assert len(host_win.doc.session.entries) == head          # refused before it travelled
-    run(loop, other.close())
-
-
-def test_the_turn_runner_says_when_nobody_holds_the_side_to_move():
-    from ui.network import acting_text
-    info = {"turn": 1, "side": "british", "phase": "act", "over": False,
-            "unheld": "British (Stuart)", "waiting": [], "done": ["all-French"]}
-    assert acting_text(info).startswith("Nobody holds British (Stuart): waiting for a laptop")
-    held = dict(info, unheld="", waiting=["Sector B"], done=[])
-    assert acting_text(held) == "Still acting: Sector B"
-
-
-def test_a_side_nobody_holds_waits_and_the_joined_turn_runner_says_so(open_window, qtbot, loop,
-                                                                     tmp_path):
-    host_win = open_window()
-    run(loop, host_win.network.start_host(bind="127.0.0.1"))
-    hd = host_win.network.dialog
-    address, code = hd.fields["address"].text(), hd.fields["code"].text()
-    hdock = host_win.docks["TurnDock"]
-    qtbot.mouseClick(hdock.start_btn, Qt.LeftButton)
-    hb = host_win.doc.battle
-    lap_win = open_window()
-    join_through_the_dialog(loop, qtbot, lap_win, address, code, "Blue table", ["b1", "b2"])
-    ldock = lap_win.docks["TurnDock"]
-    # the laptop says it is done with each of Blue's phases until Red is to move
-    while hb.state.active == "blue":
-        key = (hb.state.turn, hb.state.phase)
-        qtbot.mouseClick(ldock.next_btn, Qt.LeftButton)
-        run(loop, until(lambda: (hb.state.turn, hb.state.phase) != key or hb.state.active != "blue",
-                        "the host to end Blue's phase"))
-    red_phase = (hb.state.turn, hb.state.phase, hb.state.active)
-    run(loop, until(lambda: "Nobody holds Red Army" in plain(ldock.network),
-                    "the joined turn runner to say Red is unheld"))
-    qtbot.mouseClick(ldock.next_btn, Qt.LeftButton)    # Blue's "done" cannot end Red's phase
-    run(loop, until(lambda: host_win.network.acting.get("done"), "the host to hear done"))
-    assert (hb.state.turn, hb.state.phase, hb.state.active) == red_phase
-    lap_win.grab().save(str(tmp_path / "unheld.png"))
-    qtbot.mouseClick(hdock.next_btn, Qt.LeftButton)    # the host's umpire ends it
-    assert (hb.state.turn, hb.state.phase, hb.state.active) != red_phase
-    run(loop, lap_win.network.stop())
-    run(loop, host_win.network.stop())

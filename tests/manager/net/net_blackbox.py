@@ -264,3 +264,20 @@ async def head_of(address, code) -> int:
     finally:
         await peer.send({"v": 1, "type": "leave"})
         await peer.close()
+
+
+# ---- the messages the black-box tests send, and the saved log ----------------------------
+START = {"action": "StartBattle"}
+FRENCH_FIRST = {"action": "ChooseInitiative", "first": "french"}
+
+
+def move(unit, x, y, facing=180):
+    return {"action": "MoveUnit", "unit": unit, "to": [x, y], "facing": facing,
+            "formation": ""}
+
+
+def saved_entries(path) -> list[dict]:
+    """The log in the battle file, read without writing to it (works while recording)."""
+    from manager.store.battle_file import load_battle
+    session, _ = load_battle(path)
+    return [e.to_dict() for e in session.entries]
