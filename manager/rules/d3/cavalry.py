@@ -23,6 +23,7 @@ from . import moves as _moves   # (its surely_blocked, asked from a spot)
 from .combat import charge_odds
 from .moves import check_charge_path, surely_blocked, surely_no_charge_path
 from .ride_spots import RINGS, SpotsMixin, blow_value
+from .ring import hundredth
 from .tables import MOVE
 from .units import footprint, inactive, near
 
@@ -184,7 +185,7 @@ class CavalryMixin(SpotsMixin):
         moves = []                               # (score before "cramped", to): closer ones
         for d in (MOVE["cavalry"] - 0.05, 9.0, 6.0, 3.0):
             for hx, hy in DETOUR_HEADINGS:
-                to = (round(u.x + hx * d, 2), round(u.y + hy * d, 2))
+                to = (hundredth(u.x + hx * d), hundredth(u.y + hy * d))
                 gaps = [distance(to, spot) for spot in spots]     # (each once, in order)
                 if min(gaps) < now - 0.5:
                     moves.append((max([v - DETOUR_WEIGHT * g for v, g in zip(values, gaps)]),
@@ -228,7 +229,7 @@ class CavalryMixin(SpotsMixin):
         for d in (MOVE["cavalry"] - 0.05, 8.0, 4.0):
             for turn in (0, -20, 20, -40, 40, -60, 60, -90, 90):
                 hx, hy = heading((goal + turn) % 360)
-                to = (round(u.x + hx * d, 2), round(u.y + hy * d, 2))
+                to = (hundredth(u.x + hx * d), hundredth(u.y + hy * d))
                 gap = distance(to, e.pos)
                 if gap < 13 or gap > now - 1:
                     continue

@@ -18,6 +18,7 @@ from .combat import (in_range_candidates, melees, shooter_refusal, shooting_chan
 from .tables import GENERAL_MOVE, MOVE, RANGE
 from .moves import landing, surely_blocked_each, surely_refused_by_units
 from .reroll import RerollActivation, pending
+from .ring import hundredth
 from .sight import surely_hidden
 from .units import near, reroller, threatened_general, utype
 
@@ -124,7 +125,7 @@ class Commander(CavalryMixin, OrdersCommander):
         hx, hy = heading(way)
         # (an end the rounding puts beyond the allowance, as it can the full move's, is
         # refused by check_move_unit whatever the facing: not looked at)
-        tos = [to for to in ((round(u.x + hx * want * k, 2), round(u.y + hy * want * k, 2))
+        tos = [to for to in ((hundredth(u.x + hx * want * k), hundredth(u.y + hy * want * k))
                              for k in (1.0, 0.75, 0.5, 0.25))
                if distance(u.pos, to) <= MOVE[t] + 1e-6]
         lands = landing(b, u, (u.x + hx * want, u.y + hy * want))

@@ -19,6 +19,21 @@ from ...footprint import distance, heading
 
 SLACK = 1e-6     # far above the last-bit differences (~1e-12 here) of either way
 TIE = 0.5 - 2 * SLACK   # |100 x - rint(100 x)| above this: within SLACK of a half, or near
+ROUNDER = 1.5 * 2.0 ** 52   # t + ROUNDER - ROUNDER: t rounded half-even to a whole (|t| < 2^51)
+
+
+def hundredth(x: float) -> float:
+    """round(x, 2), the very float, without its decimal conversions (the commander
+    rounds every end it weighs: thousands a turn). round(x, 2) is the float nearest
+    k / 100, k the whole nearest the exact 100 x; t = 100 x in floats is within an ulp
+    (under 1e-9 for |x| < 1e7) of it, so away from a half (|t - k| <= TIE) the whole
+    nearest t is that k, and the float division k / 100 is the nearest float. Near a
+    half, and for k = 0 (round keeps the sign of a zero), round itself answers."""
+    t = x * 100.0
+    k = t + ROUNDER - ROUNDER
+    if k and -TIE <= t - k <= TIE:
+        return k / 100.0
+    return round(x, 2)
 
 
 def plain_spot(u, e, fp, corner: float, way: float, r: float, reach: float):
