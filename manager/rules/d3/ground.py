@@ -9,8 +9,9 @@ from __future__ import annotations
 import itertools
 import math
 
-from ... import spatial
-from ...footprint import EPS, Footprint, Sweep, box, closer_than, distance, overlap, segment
+from ... import convex, spatial
+from ...footprint import (EPS, Footprint, Sweep, _frame, box, closer_than, distance, heading,
+                          overlap, segment)
 from ...geometry import per_battlefield
 from ...ground_memo import on_ground
 from ...table_terrain import table_terrain
@@ -45,7 +46,7 @@ def units_refusal(battle, unit, start: Footprint, end: Footprint, ignore=(),
 
 def _units_refusal(battle, unit, start, end, ignore, charging) -> str:
     kind = utype(unit)
-    sweep = Sweep(start, end)
+    sweep, core = Sweep(start, end), None
     for o in _near_path(battle, start, end):
         if o.id == unit.id or o.id in ignore:
             continue
@@ -54,11 +55,53 @@ def _units_refusal(battle, unit, start, end, ignore, charging) -> str:
             return f"it would stand on {o.name}"
         if not charging and o.side != unit.side and closer_than(end, ofp, 0.1):
             return f"only a charge may touch {o.name}"
-        through = sweep.crosses(ofp)
-        if through and (o.side != unit.side or not (kind == "skirmishers"
-                                                     or utype(o) == "skirmishers")):
-            return f"{o.name} is in the way (only skirmishers pass through friends)"
+        # (a base it may pass, or whose box is apart from the move's, is not asked of
+        # the hull; the swept core, inside it, is asked first)
+        if (o.side != unit.side or not (kind == "skirmishers" or utype(o) == "skirmishers")) \
+                and _meets(box(ofp), (sweep.box,)):
+            core = swept_core(start, end) if core is None else core
+            if (core and convex.area_above(core[0], core[1], core[2], _frame(ofp), ofp.x,
+                                           ofp.y, CROSSING) is True) or \
+                    sweep.crosses(ofp, CROSSING):
+                return f"{o.name} is in the way (only skirmishers pass through friends)"
     return ""
+
+
+CROSSING = 1e-4     # square inches of a base the swept ground must share: Sweep.crosses'
+
+
+def swept_core(start: Footprint, end: Footprint):
+    """(frame, x, y) of a rectangle inside the swept ground (the hull of both bases),
+    or () when the move has no length: the path of the centre widened by w either side,
+    w the least half-width of either base across the path (|sin| and |cos| of its turn
+    off the path: w |sin| <= half depth, w |cos| <= half frontage), less 1e-6. The
+    segment across the path at each end lies in its base, so their hull, this band,
+    lies in the hull of the bases: a base it surely shares more than CROSSING with (a
+    disc deep in both, convex.area_above's cheap look) the hull shares it with too,
+    with no hull built and clipped (foot moving past a neighbour, a charge's path)."""
+    ax, ay = start.x, start.y
+    dx, dy = end.x - ax, end.y - ay
+    length = math.hypot(dx, dy)
+    if length < 1e-6:
+        return ()
+    ux, uy = dx / length, dy / length
+    w = math.inf
+    for fp in (start, end):
+        fx, fy = heading(fp.facing)
+        c, s = abs(ux * fx + uy * fy), abs(ux * fy - uy * fx)
+        if s > 0:
+            w = min(w, fp.depth / 2 / s)
+        if c > 0:
+            w = min(w, fp.frontage / 2 / c)
+    w -= 1e-6
+    hd = length / 2 - 1e-6
+    if w <= 0 or hd <= 0:
+        return ()
+    mx, my = ax + dx / 2, ay + dy / 2
+    fa, fb, ra, rb = ux * hd, uy * hd, -uy * w, ux * w
+    return ((ux, uy, hd, w, ((mx + fa - ra, my + fb - rb), (mx + fa + ra, my + fb + rb),
+                             (mx - fa + ra, my - fb + rb), (mx - fa - ra, my - fb - rb))),
+            mx, my)
 
 
 def _terrain_refusal(battle, unit, kind, start: Footprint, end: Footprint) -> str:
