@@ -46,7 +46,7 @@ def units_refusal(battle, unit, start: Footprint, end: Footprint, ignore=(),
 
 def _units_refusal(battle, unit, start, end, ignore, charging) -> str:
     kind = utype(unit)
-    sweep, core = Sweep(start, end), None
+    sweep = core = None             # (built for the first base that asks them)
     for o in _near_path(battle, start, end):
         if o.id == unit.id or o.id in ignore:
             continue
@@ -57,8 +57,10 @@ def _units_refusal(battle, unit, start, end, ignore, charging) -> str:
             return f"only a charge may touch {o.name}"
         # (a base it may pass, or whose box is apart from the move's, is not asked of
         # the hull; the swept core, inside it, is asked first)
-        if (o.side != unit.side or not (kind == "skirmishers" or utype(o) == "skirmishers")) \
-                and _meets(box(ofp), (sweep.box,)):
+        if o.side == unit.side and (kind == "skirmishers" or utype(o) == "skirmishers"):
+            continue
+        sweep = Sweep(start, end) if sweep is None else sweep
+        if _meets(box(ofp), (sweep.box,)):
             core = swept_core(start, end) if core is None else core
             if (core and convex.area_above(core[0], core[1], core[2], _frame(ofp), ofp.x,
                                            ofp.y, CROSSING) is True) or \
