@@ -5,9 +5,13 @@ halt, a lancer's first strike, the charger's check, a general's stray round, the
 strikes): there every branch multiplied Fractions (a gcd per product, most of the
 time of an exact charge's odds). Here a branch's chance is a whole-number weight over
 the product of the totals of the distributions it passed; the weights are summed per
-denominator and divided once at the end. The same Fractions, the same Dists (weights
-and total reduced as _as_dist reduces them): tests/manager/test_featherstone_odds_exact.py
-checks them against stepwise(exact=True) in play and on random melees.
+denominator and divided once at the end. After support fire the walk goes by columns
+(the weights by the lead's losses so far, one column for each loss of the defender's):
+branches with the same losses merge, and a step's ends are noted once a column. The
+same Fractions, the same Dists (weights and total reduced as _as_dist reduces them):
+tests/manager/test_featherstone_odds_exact.py checks them against stepwise(exact=True)
+in play and on random melees, test_featherstone_odds_columns.py on every end a column
+step notes.
 """
 from __future__ import annotations
 
@@ -53,6 +57,17 @@ def _conv(a: tuple, b: tuple) -> tuple:
                 if y:
                     out[i + j] += x * y
     return out, a[1] * b[1]
+
+
+def step(col: list, w: list) -> list:
+    """The column after a step that adds k to A with weight w[k]."""
+    out = [0] * (len(col) + len(w) - 1)
+    for a, p in enumerate(col):
+        if p:
+            for k, q in enumerate(w):
+                if q:
+                    out[a + k] += p * q
+    return out
 
 
 class _Sums:
@@ -174,75 +189,99 @@ def exact_melee_odds(battle, m: Melee, support=None, shared=None) -> Odds:
         if lose:
             add("defender wins", n * lose, dx * ty)
 
-    def strikes(n, den, a_sup, d_sup, hit, edge, xs, fd, d_dis):
+    def strikes(n, den, a_lost, d_sup, edge, xs, fd, d_dis):
         if first == "d" or reaction == "caught":
-            fight(n, den, d_sup, a_sup + hit, edge, xs, POINT)
+            fight(n, den, d_sup, a_lost, edge, xs, POINT)
         elif first == "a":
             for x, px in enumerate(xs[0]):
                 if px:
                     ys = pm.lost(d, lead, fd - x, d_dis or x > 0, reaction == "counter",
                                  lead) if fd - x > 0 else POINT
-                    fight(n * px, den * xs[1], d_sup, a_sup, edge, ([0] * x + [1], 1), ys)
+                    fight(n * px, den * xs[1], d_sup, a_lost, edge, ([0] * x + [1], 1), ys)
         else:
-            fight(n, den, d_sup, a_sup, edge, xs,
+            fight(n, den, d_sup, a_lost, edge, xs,
                   pm.lost(d, lead, fd, d_dis, reaction == "counter", lead))
 
-    for a_sup, pa in enumerate(wa):
-        if not pa:
+    # By the defender's loss to support fire (d_sup), a column over A, the lead's losses
+    # so far: all the walk after support fire reads of a branch (its strength, its
+    # disorder, the halt, the check, the bases of the casualty lines), so the branches
+    # that reach the same A merge, and a step's ends are noted once for the column. Each
+    # step multiplies every branch of a column by the same total (one denominator).
+    live = lead.hits                   # A < live: the lead still stands
+    halts = [bool(before + a) and (before + a) * 4 >= charged_with for a in range(live)]
+
+    def tally(row: list) -> tuple:
+        """(row, its last weight's A, the weight below live, at or above live)."""
+        hi = max((a for a, p in enumerate(row) if p), default=-1)
+        return row, hi, sum(row[:live]), sum(row[live:])
+
+    def ends(den, d_sup, tallied, n, destroyed=False):
+        """Note n times the branches a step ended (row: weight by A): the lead fallen
+        (A >= live), else halted by the fire, or (destroyed) the defender gone."""
+        row, hi, rest, lost = tallied
+        if hi < 0:
+            return
+        if rest:
+            add("attacker wins" if destroyed else "charge halted", n * rest, den)
+        if lost:
+            add("defender wins", n * lost, den)
+        spread(on_a, 0, row, hi, n, den)
+        note(on_d, d_sup, n * (lost + rest), den)
+
+    # support fire's branches end alike for every d_sup but for the factor pd
+    dp = ta * td
+    gone = tally(wa)
+    if fire_first:                     # the fallen lead; the fire may halt the rest later
+        fell, stay = tally([0] * live + wa[live:]), [(a, p) for a, p in enumerate(wa[:live])]
+    else:
+        fell = tally([p if a >= live or halts[a] else 0 for a, p in enumerate(wa)])
+        stay = [(a, p) for a, p in enumerate(wa[:live]) if p and not halts[a]]
+    for d_sup, pd in enumerate(wd):
+        if not pd:
             continue
-        for d_sup, pd in enumerate(wd):
-            if not pd:
+        fd, d_dis = d.hits - d_sup, d.disordered or d_sup > 0
+        if fd <= 0:                                      # support fire destroyed it
+            ends(dp, d_sup, gone, pd, True)
+            continue
+        ends(dp, d_sup, fell, pd)
+        den = dp
+        if fire_first:                                   # first fire: A + c
+            wf, tf = pm.first_fire(d, lead, fd, d_dis)
+            col, den = step([p * pd for _, p in stay], wf), den * tf
+            # the lead fallen, or halted at a quarter of its charge's strength lost
+            ends(den, d_sup, tally([p if a >= live or halts[a] else 0
+                                    for a, p in enumerate(col)]), 1)
+            col = [0 if halts[a] else p for a, p in enumerate(col[:live])]
+        else:
+            col = [0] * live
+            for a, p in stay:
+                col[a] = p * pd
+        if first == "d" and reaction != "first_fire":    # the defender's lances: A + k
+            wl, tl = pm.lost(d, lead, fd, d_dis, False, lead)
+            col, den = step(col, wl), den * tl
+            ends(den, d_sup, tally([0] * live + col[live:]), 1)
+            col = col[:live]
+        for a, go in enumerate(col):
+            if not go:
                 continue
-            p, dp = pa * pd, ta * td
-            la, fd = lead.hits - a_sup, d.hits - d_sup
-            a_dis, d_dis = lead.disordered or a_sup > 0, d.disordered or d_sup > 0
-            if la <= 0 or fd <= 0:
-                add("defender wins" if la <= 0 else "attacker wins", p, dp)
-                note(on_a, a_sup, p, dp)
-                note(on_d, d_sup, p, dp)
+            checks = before + a > checked and check_on
+            fk, fo = pm.fail_ratio(lead, a) if checks else (0, 1)
+            if fk:
+                add("charge fails (morale)", go * fk, den * fo)
+                note(on_a, a, go * fk, den * fo)
+                note(on_d, d_sup, go * fk, den * fo)
+            go, dgo = go * (fo - fk), den * fo
+            if not go:
                 continue
-            wf, tf = pm.first_fire(d, lead, fd, d_dis) if fire_first else POINT
-            for c, pc in enumerate(wf):
-                if not pc:
-                    continue
-                q, dq = p * pc, dp * tf
-                la2 = la - c
-                fire_lost = before + a_sup + c
-                if la2 <= 0 or (fire_lost and fire_lost * 4 >= charged_with):
-                    add("defender wins" if la2 <= 0 else "charge halted", q, dq)
-                    note(on_a, a_sup + c, q, dq)
-                    note(on_d, d_sup, q, dq)
-                    continue
-                wl, tl = pm.lost(d, lead, fd, d_dis, False, lead) \
-                    if first == "d" and reaction != "first_fire" else POINT
-                for k, pk in enumerate(wl):
-                    if not pk:
-                        continue
-                    qq, dqq, la3, hit = q * pk, dq * tl, la2 - k, c + k
-                    if la3 <= 0:
-                        add("defender wins", qq, dqq)
-                        note(on_a, a_sup + hit, qq, dqq)
-                        note(on_d, d_sup, qq, dqq)
-                        continue
-                    lost_now = before + a_sup + hit
-                    checks = lost_now > checked and check_on
-                    fk, fo = pm.fail_ratio(lead, lost_now - before) if checks else (0, 1)
-                    if fk:
-                        add("charge fails (morale)", qq * fk, dqq * fo)
-                        note(on_a, a_sup + hit, qq * fk, dqq * fo)
-                        note(on_d, d_sup, qq * fk, dqq * fo)
-                    go, dgo = qq * (fo - fk), dqq * fo
-                    if not go:
-                        continue
-                    xs = pm.lost(lead, d, la3, a_dis or hit > 0, impetus, d)
-                    if others is not POINT:
-                        xs = _conv(xs, others)
-                    # a committed general's stray round: 1 in 6 he falls (and his +1)
-                    if lost_bonus is not None and checks:
-                        strikes(go * 5, dgo * 6, a_sup, d_sup, hit, bonus_a, xs, fd, d_dis)
-                        strikes(go, dgo * 6, a_sup, d_sup, hit, lost_bonus, xs, fd, d_dis)
-                    else:
-                        strikes(go, dgo, a_sup, d_sup, hit, bonus_a, xs, fd, d_dis)
+            xs = pm.lost(lead, d, live - a, lead.disordered or a > 0, impetus, d)
+            if others is not POINT:
+                xs = _conv(xs, others)
+            # a committed general's stray round: 1 in 6 he falls (and his +1)
+            if lost_bonus is not None and checks:
+                strikes(go * 5, dgo * 6, a, d_sup, bonus_a, xs, fd, d_dis)
+                strikes(go, dgo * 6, a, d_sup, lost_bonus, xs, fd, d_dis)
+            else:
+                strikes(go, dgo, a, d_sup, bonus_a, xs, fd, d_dis)
     odds = Odds("melee", [OddsLine(f"casualties on {d.name}", sums.dist(on_d), d.name),
                           OddsLine(f"casualties on {lead.name}", sums.dist(on_a), lead.name)])
     odds.outcomes = {k: v for k in OUTCOMES if (v := sums.fraction(sums.out[k]))}
