@@ -109,10 +109,16 @@ def test_sight_plans_are_kept_by_the_ground_and_read_as_the_walk_in_another_batt
                                                  screens=dict(t1.screens))) is fire.plans_for_ground(t1)
 
 
-def test_wall_answers_kept_by_the_ground_are_the_crossing_worked_out():
+def test_wall_answers_kept_by_the_ground_are_the_crossing_worked_out(monkeypatch):
     """The walls' answers are shared by battles over the same ground (keyed by the walls'
     shapes and the box size): warmed by one battle, they are the crossing worked out
-    afresh in another, on lines across and beside every wall."""
+    afresh in another, on lines across and beside every wall.
+
+    The memos start empty here: they are emptied when they pass 8 entries, so the battles
+    of tests run before this one in the same process (any order, under xdist) could empty
+    them between the two battles, and the sharing would not show."""
+    monkeypatch.setattr(fire, "_WALLS", {})
+    monkeypatch.setattr(fire, "_WALLS_BY_GROUND", {})
     first = Session(scenario(AUSTERLITZ, "morschauser", seed=1, turns=2)).battle
     second = Session(scenario(AUSTERLITZ, "morschauser", seed=2, turns=2)).battle
     t1, t2 = board(first).terrain, board(second).terrain
@@ -127,13 +133,15 @@ def test_wall_answers_kept_by_the_ground_are_the_crossing_worked_out():
     for a in near:                                   # warm the store from the first battle
         for b in near:
             fire._wall_between(t1, a, b)
+    warmed = fire._WALLS[id(t1)][1]
+    assert warmed
     crossed = 0
     for a in near:
         for b in near:
             got = fire._wall_between(t2, a, b)
             assert got == t2._wall_crosses(a, b), (a, b)
             crossed += got
-    assert crossed > 0 and fire._WALLS[id(t1)][1] is fire._WALLS[id(t2)][1]
+    assert crossed > 0 and fire._WALLS[id(t2)][1] is warmed
 
 
 @settings(max_examples=300, deadline=None)
