@@ -259,8 +259,8 @@ def test_supporters_are_the_old_scan_in_play(monkeypatch):
     seen = []
     real = sp.supporters
 
-    def recording(battle, melee, side, chosen=None):
-        got = real(battle, melee, side, chosen)
+    def recording(battle, melee, side, chosen=None, parts=None):
+        got = real(battle, melee, side, chosen, parts)
         seen.append((battle.copy(), melee, side, chosen, got))
         return got
     monkeypatch.setattr(sp, "supporters", recording)

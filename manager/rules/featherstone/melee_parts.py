@@ -149,11 +149,11 @@ def _add(pa: list, pb: list) -> list:
     return out
 
 
-def _support(battle, m: Melee, side: str, target, chosen=None) -> Dist:
+def _support(battle, m: Melee, side: str, target, chosen=None, parts=None) -> Dist:
     total = ZERO
     if not battle.option("support_fire"):
         return total
-    for u, _ in supporters(battle, m, side, chosen):
+    for u, _ in supporters(battle, m, side, chosen, parts):
         try:
             total = total + casualty_dist(_spec(battle, u, target))
         except IllegalAction:
@@ -166,10 +166,13 @@ def _shared_support(shared, battle, m: Melee, side: str, target, chosen) -> Dist
     charge_odds call, or None). Those answers are copies of one battle that differ only
     in the charged unit's disorder, formation and `reaction` mark; support fire reads
     the charged unit's formation (its base, its save, the damage bonus) but never its
-    disorder nor its reaction, so answers with the same formation share it."""
+    disorder nor its reaction, so answers with the same formation share it; those of
+    another formation share the first looks that read neither (support.supporters'
+    `parts`: the friends near, which may shoot, their looks at the charger)."""
     if shared is None:
         return _support(battle, m, side, target, chosen)
     key = (side, target.id, chosen, battle.units[m.defender].formation)
     if key not in shared:
-        shared[key] = _support(battle, m, side, target, chosen)
+        parts = shared.setdefault("support parts", {})
+        shared[key] = _support(battle, m, side, target, chosen, parts)
     return shared[key]

@@ -82,29 +82,20 @@ def _first_looks(battle, near, rows, e) -> set:
     return ok
 
 
-def supporters(battle, melee, side: str, chosen=None) -> list:
+def supporters(battle, melee, side: str, chosen=None, parts: dict | None = None) -> list:
     """Units of `side` able to fire in support, each with the enemy it would shoot; only
-    those `chosen` when the players named them ("may fire in support")."""
+    those `chosen` when the players named them ("may fire in support"). `parts`: the
+    first looks kept for other battles that differ from this one only in the melee's
+    own units (the answers one charge_odds weighs: see melee_parts._shared_support)."""
     fighting = {melee.defender, *melee.attackers}
     enemies = [battle.units[u] for u in fighting if battle.units[u].side != side]
-    centre = battle.units[melee.defender].pos
-    memo, info = battle.kept("featherstone.support_rows", dict), battle.info
-    near, rows = [], []
-    for u in near_units(battle, centre, 60, side):
-        if u.id in fighting or (chosen is not None and u.id not in chosen):
-            continue
-        row = memo.get(u.id)
-        if row is None or row[0] is not u or row[1] is not info:
-            row = memo[u.id] = _row(battle, u)
-        if row[2] is not None:          # (horse never fires in support: refused first)
-            near.append(u)
-            rows.append(row)
+    near, rows = _near(battle, melee, side, chosen, fighting, parts)
     # the pairs _spec surely refuses for reach or arc (most: guns in range are few),
     # judged before whether the unit may fire at all, and only the rest's lines of
     # sight (each line's answer is its own: fewer lines, the same answers)
-    looks = [_first_looks(battle, near, rows, e) for e in enemies]
+    looks = [_looks_at(battle, near, rows, e, (side, chosen), parts) for e in enemies]
     seen = set().union(*looks)
-    able = [u for u in near if u.id in seen and not may_fire_supporting(battle, u)]
+    able = [u for u in near if u.id in seen and _may(battle, u, parts)]
     for e, ok in zip(enemies, looks):
         lines = [u for u in able if u.id in ok]
         ok.difference_update(u.id for u, h in zip(lines, hidden_from(battle, e, lines)) if h)
@@ -120,6 +111,53 @@ def supporters(battle, melee, side: str, chosen=None) -> list:
             out.append((u, e))
             break
     return out
+
+
+# What `parts` keeps reads only the friends of `side` (their records, bases and marks, the
+# chargers) and the enemy looked at: the same in battles that differ only in the melee's
+# own units, but for the enemy, whose very record the looks at it are kept with.
+def _near(battle, melee, side, chosen, fighting, parts) -> tuple:
+    """(friends within 60 inches of the defender that may shoot, their `_row`s)."""
+    key = ("near", side, chosen, melee.defender, melee.attackers)
+    if parts is not None and key in parts:
+        return parts[key]
+    centre = battle.units[melee.defender].pos
+    memo, info = battle.kept("featherstone.support_rows", dict), battle.info
+    near, rows = [], []
+    for u in near_units(battle, centre, 60, side):
+        if u.id in fighting or (chosen is not None and u.id not in chosen):
+            continue
+        row = memo.get(u.id)
+        if row is None or row[0] is not u or row[1] is not info:
+            row = memo[u.id] = _row(battle, u)
+        if row[2] is not None:          # (horse never fires in support: refused first)
+            near.append(u)
+            rows.append(row)
+    if parts is not None:
+        parts[key] = near, rows
+    return near, rows
+
+
+def _looks_at(battle, near, rows, e, whose: tuple, parts) -> set:
+    """_first_looks at enemy `e` (a fresh set), kept in `parts` with e's record."""
+    if parts is None:
+        return _first_looks(battle, near, rows, e)
+    key = ("looks", whose, e.id)
+    hit = parts.get(key)
+    if hit is None or hit[0] is not e:
+        hit = parts[key] = e, _first_looks(battle, near, rows, e)
+    return set(hit[1])
+
+
+def _may(battle, u, parts) -> bool:
+    """not may_fire_supporting(battle, u), kept in `parts`."""
+    if parts is None:
+        return not may_fire_supporting(battle, u)
+    key = ("may", u.id)
+    hit = parts.get(key)
+    if hit is None or hit[0] is not u:
+        hit = parts[key] = u, not may_fire_supporting(battle, u)
+    return hit[1]
 
 
 def support_fire(battle, pair, target, dice, events: list) -> int:
