@@ -91,17 +91,17 @@ class _Sums:
         row[k] += n
 
     @staticmethod
-    def spread(line: dict, base: int, w: list, hi: int, n: int, den: int) -> None:
-        """note(line, base + i, n * w[i], den) for every w[i] != 0 (hi: the last one)."""
+    def spread(line: dict, base: int, pairs: list, hi: int, n: int, den: int) -> None:
+        """note(line, base + i, n * v, den) for every (i, v) in pairs (the weights not 0;
+        hi: the last one's i)."""
         row = line.get(den)
         need = base + hi + 1
         if row is None:
             row = line[den] = [0] * need
         elif need > len(row):
             row.extend([0] * (need - len(row)))
-        for i, v in enumerate(w, base):
-            if v:
-                row[i] += n * v
+        for i, v in pairs:
+            row[base + i] += n * v
 
     @staticmethod
     def fraction(by: dict) -> Fraction:
@@ -147,25 +147,28 @@ def exact_melee_odds(battle, m: Melee, support=None, shared=None) -> Odds:
     kept: dict = {}
 
     def shape(p: tuple) -> tuple:
-        """(weights, total, last outcome, running sums from the top) of a distribution."""
+        """(the (outcome, weight) pairs not 0, total, last outcome, running sums from
+        the top, running sums, the weights' sum) of a distribution."""
         got = kept.get(id(p))
         if got is None or got[0] is not p:
             w = p[0]
-            hi = max(i for i, v in enumerate(w) if v)
+            pairs = [(i, v) for i, v in enumerate(w) if v]
             tail = list(accumulate(reversed(w)))[::-1]
-            got = kept[id(p)] = (p, w, p[1], hi, tail, list(accumulate(w)))
+            got = kept[id(p)] = (p, pairs, p[1], pairs[-1][0], tail, list(accumulate(w)),
+                                 sum(w))
         return got
 
     def fight(n, den, a_base, d_base, edge, xs, ys):
         """x: casualties by the attackers (xs); y: by the defender (ys), independent."""
-        _, wx, tx, hx, tail, _ = shape(xs)
-        _, wy, ty, hy, _, cum = shape(ys)
+        _, px_of, tx, hx, tail, _, sx = shape(xs)
+        _, py_of, ty, hy, _, cum, _ = shape(ys)
         dx = den * tx
-        spread(on_a, d_base, wy, hy, n, den * ty)
-        spread(on_d, a_base, wx, hx, n, dx)
+        spread(on_a, d_base, py_of, hy, n, den * ty)
+        spread(on_d, a_base, px_of, hx, n, dx)
         shift = a_base + edge - d_base - bonus_d - 1
-        if ys is POINT:                   # no strike back: the attackers win on x >= -shift
-            lo = max(-shift, 4 if square_rule else 0)
+        # the attackers win on x >= -shift, and a square holds unless x >= 4
+        lo = max(-shift, 4 if square_rule else 0)
+        if ys is POINT:                   # no strike back
             win = tail[lo] if lo <= hx else 0
             if win:
                 add("attacker wins", n * win, dx)
@@ -173,17 +176,12 @@ def exact_melee_odds(battle, m: Melee, support=None, shared=None) -> Odds:
                 add("defender wins", n * (tx - win), dx)
             return
         top = len(cum) - 1
-        win = lose = 0
-        for x, px in enumerate(wx):
-            if not px:
-                continue
-            if square_rule and x < 4:
-                lose += px * ty                      # the square holds: the defender wins
-                continue
-            limit = x + shift                        # the largest y the attackers beat
-            c = cum[limit if limit < top else top] if limit >= 0 else 0
-            win += px * c
-            lose += px * (ty - c)
+        win = 0
+        for x, px in px_of:
+            if x >= lo:
+                limit = x + shift                    # the largest y the attackers beat
+                win += px * cum[limit if limit < top else top]
+        lose = sx * ty - win                         # every other (x, y): the defender
         if win:
             add("attacker wins", n * win, dx * ty)
         if lose:
@@ -211,21 +209,22 @@ def exact_melee_odds(battle, m: Melee, support=None, shared=None) -> Odds:
     halts = [bool(before + a) and (before + a) * 4 >= charged_with for a in range(live)]
 
     def tally(row: list) -> tuple:
-        """(row, its last weight's A, the weight below live, at or above live)."""
-        hi = max((a for a, p in enumerate(row) if p), default=-1)
-        return row, hi, sum(row[:live]), sum(row[live:])
+        """(row's (A, weight) pairs not 0, the last one's A, the weight below live, at
+        or above live)."""
+        pairs = [(a, p) for a, p in enumerate(row) if p]
+        return pairs, pairs[-1][0] if pairs else -1, sum(row[:live]), sum(row[live:])
 
     def ends(den, d_sup, tallied, n, destroyed=False):
         """Note n times the branches a step ended (row: weight by A): the lead fallen
         (A >= live), else halted by the fire, or (destroyed) the defender gone."""
-        row, hi, rest, lost = tallied
+        pairs, hi, rest, lost = tallied
         if hi < 0:
             return
         if rest:
             add("attacker wins" if destroyed else "charge halted", n * rest, den)
         if lost:
             add("defender wins", n * lost, den)
-        spread(on_a, 0, row, hi, n, den)
+        spread(on_a, 0, pairs, hi, n, den)
         note(on_d, d_sup, n * (lost + rest), den)
 
     # support fire's branches end alike for every d_sup but for the factor pd
