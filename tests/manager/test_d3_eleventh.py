@@ -3,6 +3,7 @@
 - `ring.hundredth`: round(x, 2), the very float, by float arithmetic away from a half.
 - `ground.swept_core`: a band along the path inside the swept hull; a base it surely
   shares more than CROSSING with, the hull does (Sweep.crosses, no hull clipped).
+- `units.footprint`: spatial.own_base's memo hit read in line.
 """
 import sys
 from pathlib import Path
@@ -151,3 +152,51 @@ def test_d3_swept_core_in_play(monkeypatch):
 
     _play(monkeypatch, 3, {(ground, "_units_refusal"): checked})
     assert seen["core"] > 100 and seen["asked"] > seen["core"], seen
+
+
+# ---- a unit's own base: the memo's hit read in line -----------------------------------------
+def test_d3_own_base_follows_the_record_and_the_scale():
+    """The kept base answers for the very record under the very scenario info: a moved
+    unit (a new record) and a new frontage_scale (a new info) each get their own base."""
+    from dataclasses import replace
+
+    from builders import build_table, piece
+    from manager.rules.d3.units import _footprint, footprint
+    b = build_table([piece("a", "blue", "line_infantry", (10, 20)),
+                     piece("k", "red", "line_infantry", (20, 8))], "d3")
+    a = b.units["a"]
+    first = footprint(b, a)
+    assert footprint(b, a) is first and first == _footprint(b, a, None, None, None)
+    b.update_unit("a", x=12.0)
+    moved = footprint(b, b.units["a"])
+    assert moved.x == 12.0 and moved == _footprint(b, b.units["a"], None, None, None)
+    b.set_info(replace(b.info, options={**b.info.options, "frontage_scale": 2.0}))
+    scaled = footprint(b, b.units["a"])
+    assert scaled.frontage == 2 * moved.frontage and scaled is not moved
+
+
+def test_d3_own_base_in_play(monkeypatch):
+    """Every own base asked in 2 Austerlitz turns is the base built afresh."""
+    from manager.rules.d3 import units
+    fast, seen = units.footprint, {"n": 0}
+
+    def checked(battle, unit, x=None, y=None, facing=None):
+        got = fast(battle, unit, x, y, facing)
+        if x is None and y is None and facing is None:
+            assert got == units._footprint(battle, unit, None, None, None)
+            seen["n"] += 1
+        return got
+
+    import manager.rules.d3.cavalry as cavalry
+    import manager.rules.d3.combat as combat
+    import manager.rules.d3.commander as commander
+    import manager.rules.d3.ground as ground
+    import manager.rules.d3.moves as moves
+    import manager.rules.d3.ride_spots as ride_spots
+    import manager.rules.d3.sight as sight
+    spies = {(m, "footprint"): checked
+             for m in (units, cavalry, combat, ground, moves, ride_spots, sight)
+             if hasattr(m, "footprint")}
+    spies.pop((commander, "footprint"), None)
+    _play(monkeypatch, 2, spies)
+    assert seen["n"] > 3000, seen

@@ -43,10 +43,18 @@ def taken(unit) -> int:
     return unit.max_hits - unit.hits
 
 
+BASES = "d3.footprints"                 # spatial.own_base's memo of the units' own bases
+_NONE: dict = {}
+
+
 def footprint(battle, unit, x=None, y=None, facing=None) -> Footprint:
     if x is None and y is None and facing is None:     # its own base: once per version
-        return spatial.own_base(battle, "d3.footprints", unit,
-                                _footprint, battle, unit, None, None, None)
+        # spatial.own_base's hit read here (as Featherstone's): a frame and six
+        # arguments less on ~16,000 asks in 3 Austerlitz turns
+        hit = battle._kept.get(BASES, _NONE).get(unit.id)
+        if hit is not None and hit[0] is unit and hit[1] is battle.info:
+            return hit[2]
+        return spatial.own_base(battle, BASES, unit, _footprint, battle, unit, None, None, None)
     return _footprint(battle, unit, x, y, facing)
 
 
