@@ -69,6 +69,18 @@ def drag(qtbot, widget, start: QPoint, end: QPoint, steps=6, modifier=Qt.NoModif
     qtbot.mouseRelease(widget, button, modifier, end)
 
 
+def choose(qtbot, listwidget, uid):
+    """Click the row of a list (the turn runner's orders, targets) whose data is `uid`, as
+    the umpire would; its item."""
+    for row in range(listwidget.count()):
+        item = listwidget.item(row)
+        if item.data(Qt.UserRole) == uid:
+            rect = listwidget.visualItemRect(item)
+            qtbot.mouseClick(listwidget.viewport(), Qt.LeftButton, Qt.NoModifier, rect.center())
+            return item
+    raise AssertionError(f"{uid} is not offered: {[listwidget.item(r).text() for r in range(listwidget.count())]}")
+
+
 class DiceTyper:
     """Answers the table-dice dialog by typing faces into it, as an umpire would."""
 

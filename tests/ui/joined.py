@@ -46,16 +46,6 @@ def join_through_the_dialog(loop, qtbot, window, address, code, name, commands, 
     return dialog
 
 
-def choose(qtbot, listwidget, uid):
-    for row in range(listwidget.count()):
-        item = listwidget.item(row)
-        if item.data(Qt.UserRole) == uid:
-            rect = listwidget.visualItemRect(item)
-            qtbot.mouseClick(listwidget.viewport(), Qt.LeftButton, Qt.NoModifier, rect.center())
-            return
-    raise AssertionError(f"{uid} is not offered")
-
-
 def log_item(dock, count):
     """The log dock's row for the entry that leaves `count` entries."""
     tree = dock.tree

@@ -11,14 +11,14 @@ from types import MappingProxyType
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog
 
-from conftest import ROOT, DiceTyper, at, drag
+from conftest import ROOT, DiceTyper, at, choose, drag
 from manager import game_actions as ga
 from manager.campaign import Campaign
 from manager.campaign.reconstitute import battle_for
 from manager.scenario_io import load_scenario
 from manager.session import Session
 from manager.store import create_battle
-from test_game import choose, click
+from test_game import click
 from ui.wording import place
 
 TURNS = 2

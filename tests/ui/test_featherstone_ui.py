@@ -6,8 +6,8 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
-from conftest import at, drag
-from test_game import choose, click
+from conftest import at, choose, drag
+from test_game import click
 
 QB = Path(__file__).resolve().parents[2] / "scenarios" / "quatre_bras.toml"
 

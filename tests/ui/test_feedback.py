@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from conftest import at, drag
+from conftest import at, choose, drag
 from manager.editor_actions import EditUnit
 from manager.game_actions import Rally
-from test_game import choose, click
+from test_game import click
 
 
 def test_resolve_says_what_happened_and_rings_the_pieces(open_window, qtbot):

@@ -3,22 +3,12 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from conftest import DiceTyper, at, drag
+from conftest import DiceTyper, at, choose, drag
 
 
 def click(qtbot, button):
     assert button.isEnabled() and button.isVisible(), button.text()
     qtbot.mouseClick(button, Qt.LeftButton)
-
-
-def choose(qtbot, listwidget, uid):
-    for row in range(listwidget.count()):
-        item = listwidget.item(row)
-        if item.data(Qt.UserRole) == uid:
-            rect = listwidget.visualItemRect(item)
-            qtbot.mouseClick(listwidget.viewport(), Qt.LeftButton, Qt.NoModifier, rect.center())
-            return item
-    raise AssertionError(f"{uid} is not offered: {[listwidget.item(r).text() for r in range(listwidget.count())]}")
 
 
 def log_entry(log, n):

@@ -16,8 +16,8 @@ from PySide6.QtWidgets import QMessageBox, QPushButton
 from manager.game_actions import MoveUnit
 from manager.net.host import Host
 
-from conftest import DATA, DiceTyper, at, drag
-from joined import run, until, plain, join_through_the_dialog, choose, log_item
+from conftest import DATA, DiceTyper, at, choose, drag
+from joined import run, until, plain, join_through_the_dialog, log_item
 
 
 def test_a_joined_window_acts_through_the_host(open_window, qtbot, loop, tmp_path, questions):

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QRect, Qt
 
-from conftest import at
+from conftest import at, choose
 from test_featherstone_ui import QB, to_phase
-from test_game import choose, click
+from test_game import click
 
 
 def _wrapped_height(view, text):
