@@ -9,6 +9,18 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 
+def convolve(a: list, b: list) -> list:
+    """Whole-number weights of the sum of two independent outcomes (weights a over 0..,
+    b over 0..): the one double loop every exact walk shares (zero weights skipped)."""
+    out = [0] * (len(a) + len(b) - 1)
+    for i, wa in enumerate(a):
+        if wa:
+            for j, wb in enumerate(b):
+                if wb:
+                    out[i + j] += wa * wb
+    return out
+
+
 class Dist:
     __slots__ = ("weights", "total")
 
@@ -30,14 +42,7 @@ class Dist:
 
     def __add__(self, other: "Dist") -> "Dist":
         """The distribution of the sum of two independent outcomes."""
-        a, b = self.weights, other.weights
-        out = [0] * (len(a) + len(b) - 1)
-        for i, wa in enumerate(a):
-            if wa:
-                for j, wb in enumerate(b):
-                    if wb:
-                        out[i + j] += wa * wb
-        return Dist(out, self.total * other.total)
+        return Dist(convolve(self.weights, other.weights), self.total * other.total)
 
     def times(self, n: int) -> "Dist":
         result = Dist.point(0)

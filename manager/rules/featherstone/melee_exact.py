@@ -20,7 +20,7 @@ from itertools import accumulate
 from math import gcd, lcm
 
 from ...model.forces import mark
-from ...odds import Dist, Odds, OddsLine
+from ...odds import Dist, Odds, OddsLine, convolve
 from ..common import Melee
 from .battery_odds import bonus_without, stray_risk
 from .melee import charged_now, setup
@@ -49,25 +49,8 @@ class _Ints(_Pmfs):
 
 
 def _conv(a: tuple, b: tuple) -> tuple:
-    wa, wb = a[0], b[0]
-    out = [0] * (len(wa) + len(wb) - 1)
-    for i, x in enumerate(wa):
-        if x:
-            for j, y in enumerate(wb):
-                if y:
-                    out[i + j] += x * y
-    return out, a[1] * b[1]
-
-
-def step(col: list, w: list) -> list:
-    """The column after a step that adds k to A with weight w[k]."""
-    out = [0] * (len(col) + len(w) - 1)
-    for a, p in enumerate(col):
-        if p:
-            for k, q in enumerate(w):
-                if q:
-                    out[a + k] += p * q
-    return out
+    """(weights, denominator) of the sum of two independent outcomes."""
+    return convolve(a[0], b[0]), a[1] * b[1]
 
 
 class _Sums:
@@ -246,7 +229,7 @@ def exact_melee_odds(battle, m: Melee, support=None, shared=None) -> Odds:
         den = dp
         if fire_first:                                   # first fire: A + c
             wf, tf = pm.first_fire(d, lead, fd, d_dis)
-            col, den = step([p * pd for _, p in stay], wf), den * tf
+            col, den = convolve([p * pd for _, p in stay], wf), den * tf
             # the lead fallen, or halted at a quarter of its charge's strength lost
             ends(den, d_sup, tally([p if a >= live or halts[a] else 0
                                     for a, p in enumerate(col)]), 1)
@@ -257,7 +240,7 @@ def exact_melee_odds(battle, m: Melee, support=None, shared=None) -> Odds:
                 col[a] = p * pd
         if first == "d" and reaction != "first_fire":    # the defender's lances: A + k
             wl, tl = pm.lost(d, lead, fd, d_dis, False, lead)
-            col, den = step(col, wl), den * tl
+            col, den = convolve(col, wl), den * tl
             ends(den, d_sup, tally([0] * live + col[live:]), 1)
             col = col[:live]
         for a, go in enumerate(col):

@@ -12,14 +12,14 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ...model.forces import mark
-from ...odds import Dist, Odds, OddsLine
+from ...odds import Dist, Odds, OddsLine, convolve
 from ..common import Melee
 from .charge_reach import charge_path, check_charge
 from .charges import answers, charged_reread, reaction_for
 from .losses import moved_leaders
 from .melee import charged_now, setup
 from .melee_exact import exact_melee_odds
-from .melee_parts import _Pmfs, _add, _shared_support
+from .melee_parts import _Pmfs, _shared_support
 from .battery_odds import bonus_without as _bonus_without, on_trial, stray_risk
 from .state import arm, is_skirmish
 
@@ -49,7 +49,7 @@ def stepwise(battle, m: Melee, support=None, exact: bool = True, shared=None) ->
     on_d, on_a = [0 * one], [0 * one]
     others = [one]
     for a in attackers[1:]:
-        others = _add(others, pm.lost(a, d, a.hits, a.disordered, charged_now(battle, a), d))
+        others = convolve(others, pm.lost(a, d, a.hits, a.disordered, charged_now(battle, a), d))
 
     edge = [bonus_a]                  # the attackers' bonus in the branch being weighed
     lost_bonus = _bonus_without(battle, attackers, stray_risk(battle, lead))
@@ -147,7 +147,7 @@ def stepwise(battle, m: Melee, support=None, exact: bool = True, shared=None) ->
                     go = qq * (1 - fail)
                     if not go:
                         continue
-                    x_pmf = _add(pm.lost(lead, d, la3, a_dis or hit > 0,
+                    x_pmf = convolve(pm.lost(lead, d, la3, a_dis or hit > 0,
                                          charged_now(battle, lead), d), others)
                     # a committed general's stray round: 1 in 6 he falls (and his +1)
                     parts = [(go * 5 / 6, bonus_a), (go / 6, lost_bonus)] if (

@@ -139,16 +139,6 @@ class _Pmfs:
         return self.memo[key]
 
 
-def _add(pa: list, pb: list) -> list:
-    out = [0] * (len(pa) + len(pb) - 1)
-    for i, x in enumerate(pa):
-        if x:
-            for j, y in enumerate(pb):
-                if y:
-                    out[i + j] += x * y
-    return out
-
-
 def _support(battle, m: Melee, side: str, target, chosen=None, parts=None) -> Dist:
     total = ZERO
     if not battle.option("support_fire"):
