@@ -182,6 +182,8 @@ def own_base(battle, key: str, unit, build, *args):
     # kept across the battle's changes, not cleared with its cache: most units do not
     # change in an action, and one that does is another record (its old base never
     # answers for it); a new scenario info (the options scale bases) is a miss too
+    # (the hit test is read in line, without this call, by d3's units.footprint and
+    # Featherstone's state.footprint: change the (unit, info, base) entry in all three)
     memo = battle._kept.get(key)                 # (battle.kept, without the call: hot)
     if memo is None:
         memo = battle.kept(key, dict)
