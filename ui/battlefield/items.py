@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPainterPath, QPen, QPixmap, QPolygonF
 from PySide6.QtSvg import QSvgRenderer
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QStyle
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem
 
 from ..wording import short_name
 
@@ -51,6 +51,7 @@ class UnitItem(QGraphicsItem):
         self.setAcceptHoverEvents(True)
         self.setZValue(UNIT_Z)
         self._text_cache = None
+        self._plate = None             # (label, width, pixel ratio) -> compact label pixmap
         self._rect = self._sym = QRectF()
         self._colour = QColor("grey")
         self._brush = QBrush(self._colour)
@@ -68,7 +69,7 @@ class UnitItem(QGraphicsItem):
         self._rect = QRectF(-w / 2, -d / 2, w, d)
         self._colour = QColor(colour)
         self._label = unit.name
-        self._text_cache = None
+        self._text_cache = self._plate = None
         self._hits = f"{unit.hits}/{unit.max_hits}"
         # at the fit-all zoom: short designation over strength ("IV Ln5" / "4"), or
         # without the command's tag ("Ln5") when the counter is too small for it
@@ -129,7 +130,7 @@ class UnitItem(QGraphicsItem):
             p.setPen(ILLEGAL_PEN)
             p.setBrush(Qt.NoBrush)
             p.drawRect(r.adjusted(-0.2, -0.2, 0.2, 0.2))
-        if option.state & QStyle.State_Selected:
+        if self.isSelected():        # (option.state's flags cost two Python enums a frame)
             p.setPen(SELECTED_PEN)
             p.setBrush(Qt.NoBrush)
             p.drawRect(r.adjusted(-0.15, -0.15, 0.15, 0.15))
@@ -152,21 +153,38 @@ class UnitItem(QGraphicsItem):
 
     def _paint_compact(self, p: QPainter, room: float) -> None:
         """Short designation over strength at a readable size, level whatever the facing,
-        on a plate of the counter's colour no wider than the counter's long side allows."""
+        on a plate of the counter's colour no wider than the counter's long side allows.
+        The text is a pixmap made once per label (a zoom repaints every counter, and two
+        text layouts each were half a zoomed-out frame); only a wider plate is filled."""
         width, text = next(((w, t) for w, t in self._compact if w <= room + 2), self._compact[-1])
-        centre = p.worldTransform().map(QPointF(0, 0))
-        p.save()
+        t = p.worldTransform()
+        centre = t.map(QPointF(0, 0))
+        h = 2 * COMPACT_PX + 2
         p.resetTransform()
-        w, h = max(width, room * 0.6), 2 * COMPACT_PX + 2
-        plate = QRectF(centre.x() - w / 2, centre.y() - h / 2, w, h)
-        p.setPen(Qt.NoPen)
-        p.setBrush(self._brush)
-        p.drawRect(plate)
-        p.setFont(compact_font()[0])
-        p.setPen(self._text_colour)
-        p.drawText(plate, Qt.AlignHCenter | Qt.AlignTop, text)
-        p.drawText(plate, Qt.AlignHCenter | Qt.AlignBottom, self._strength)
-        p.restore()
+        if room * 0.6 > width:
+            w = room * 0.6
+            p.fillRect(QRectF(centre.x() - w / 2, centre.y() - h / 2, w, h), self._brush)
+        p.drawPixmap(QPointF(round(centre.x() - width / 2), round(centre.y() - h / 2)),
+                     self._compact_pixmap(text, width, h, p.device().devicePixelRatioF()))
+        p.setWorldTransform(t)
+
+    def _compact_pixmap(self, text: str, width: int, h: int, dpr: float) -> QPixmap:
+        key = (text, width, dpr)
+        if self._plate is not None and self._plate[0] == key:
+            return self._plate[1]
+        pm = QPixmap(math.ceil(width * dpr), math.ceil(h * dpr))
+        pm.setDevicePixelRatio(dpr)
+        pm.fill(self._brush.color())
+        q = QPainter(pm)
+        q.setRenderHint(QPainter.TextAntialiasing)
+        q.setFont(compact_font()[0])
+        q.setPen(self._text_colour)
+        plate = QRectF(0, 0, width, h)
+        q.drawText(plate, TOP_CENTRE, text)
+        q.drawText(plate, BOTTOM_CENTRE, self._strength)
+        q.end()
+        self._plate = (key, pm)
+        return pm
 
     def _paint_text(self, p: QPainter, lod: float) -> None:
         r, sym = self._rect, self._sym
@@ -221,13 +239,37 @@ SHAKEN_BRUSH = QBrush(QColor(200, 20, 20, 170), Qt.BDiagPattern)
 SYMBOL_SOURCE = QRectF(0, 0, 120, 80)
 TOP_LEFT = Qt.AlignLeft | Qt.AlignTop
 BOTTOM_RIGHT = Qt.AlignRight | Qt.AlignBottom
+TOP_CENTRE = Qt.AlignHCenter | Qt.AlignTop
+BOTTOM_CENTRE = Qt.AlignHCenter | Qt.AlignBottom
+
+
+def _star(r: float) -> QPainterPath:
+    """The general's five-pointed star, inside a marker of radius r."""
+    star = QPainterPath()
+    for k in range(10):
+        rr = 0.5 * r if k % 2 == 0 else 0.22 * r
+        a = math.pi / 2 + k * math.pi / 5
+        pt = QPointF(rr * math.cos(a), -rr * math.sin(a))
+        star.moveTo(pt) if k == 0 else star.lineTo(pt)
+    star.closeSubpath()
+    return star
+
+
+LEADER_RADIUS = 0.7
+LEADER_CENTRE = QPointF(0, 0)
+LEADER_RIM_PEN = QPen(QColor("white"), 0.1)
+LEADER_SELECTED_PEN = QPen(QColor("#ffb000"), 0.18)
+LEADER_WOUNDED_PEN = QPen(QColor("#d00000"), 0.15)
+GENERAL_STAR = _star(LEADER_RADIUS)
+LEADER_CROSS = [QLineF(-0.4 * LEADER_RADIUS, 0, 0.4 * LEADER_RADIUS, 0),
+                QLineF(0, -0.4 * LEADER_RADIUS, 0, 0.4 * LEADER_RADIUS)]
 
 
 class LeaderItem(QGraphicsItem):
     """A round marker; the general's carries a star. Hover or select to see his command."""
 
     kind = "leader"
-    RADIUS = 0.7
+    RADIUS = LEADER_RADIUS
 
     def __init__(self, lid: str, area: "CommandAreaItem"):
         super().__init__()
@@ -237,6 +279,7 @@ class LeaderItem(QGraphicsItem):
         self.area = area
         self.general = False
         self._colour = QColor("grey")
+        self._mark_pen = QPen(contrast(self._colour), 0.1)
         self._hovered = False
         self.setFlag(QGraphicsItem.ItemIsSelectable)
         self.setAcceptHoverEvents(True)
@@ -245,6 +288,7 @@ class LeaderItem(QGraphicsItem):
     def sync(self, leader, colour: str, general: bool, area_polygons, label: str) -> None:
         self.record = leader
         self._colour = QColor(colour)
+        self._mark_pen = QPen(contrast(self._colour), 0.1)
         self.general = general
         self.setPos(leader.x, leader.y)
         self.setVisible(not leader.eliminated)
@@ -264,28 +308,19 @@ class LeaderItem(QGraphicsItem):
 
     def paint(self, p: QPainter, option, widget=None) -> None:
         r = self.RADIUS
-        selected = bool(option.state & QStyle.State_Selected)
-        p.setPen(QPen(QColor("#ffb000") if selected else QColor("white"), 0.18 if selected else 0.1))
+        p.setPen(LEADER_SELECTED_PEN if self.isSelected() else LEADER_RIM_PEN)
         p.setBrush(self._colour)
-        p.drawEllipse(QPointF(0, 0), r, r)
-        p.setPen(QPen(contrast(self._colour), 0.1))
+        p.drawEllipse(LEADER_CENTRE, r, r)
+        p.setPen(self._mark_pen)
         if self.general:
-            star = QPainterPath()
-            for k in range(10):
-                rr = 0.5 * r if k % 2 == 0 else 0.22 * r
-                a = math.pi / 2 + k * math.pi / 5
-                pt = QPointF(rr * math.cos(a), -rr * math.sin(a))
-                star.moveTo(pt) if k == 0 else star.lineTo(pt)
-            star.closeSubpath()
-            p.setBrush(contrast(self._colour))
-            p.drawPath(star)
+            p.setBrush(self._mark_pen.color())
+            p.drawPath(GENERAL_STAR)
         else:
-            p.drawLine(QPointF(-0.4 * r, 0), QPointF(0.4 * r, 0))
-            p.drawLine(QPointF(0, -0.4 * r), QPointF(0, 0.4 * r))
+            p.drawLines(LEADER_CROSS)
         if self.record is not None and self.record.hits < self.record.max_hits:
-            p.setPen(QPen(QColor("#d00000"), 0.15))
+            p.setPen(LEADER_WOUNDED_PEN)
             p.setBrush(Qt.NoBrush)
-            p.drawEllipse(QPointF(0, 0), r + 0.05, r + 0.05)
+            p.drawEllipse(LEADER_CENTRE, r + 0.05, r + 0.05)
 
     def hoverEnterEvent(self, event):
         self._hovered = True

@@ -10,7 +10,8 @@ import random
 import zlib
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QPainterPath, QPainterPathStroker, QPen, QPolygonF
+from PySide6.QtGui import (QBrush, QColor, QPainter, QPainterPath, QPainterPathStroker, QPen, QPicture,
+                           QPolygonF)
 from PySide6.QtWidgets import QGraphicsItem
 from shapely.geometry import LineString, Point, Polygon
 
@@ -45,6 +46,7 @@ class TerrainItem(QGraphicsItem):
         self.prepareGeometryChange()
         self.feature = feature
         self._decor: list = []
+        self._picture = None           # the drawing, recorded at the first paint
         self._path = QPainterPath()
         shape = feature.shape
         if shape == "area":
@@ -122,6 +124,17 @@ class TerrainItem(QGraphicsItem):
             p.drawPath(self._hit)
 
     def draw(self, p) -> None:
+        """Replay the feature's drawing, recorded once per sync: a zoom redraws the whole
+        background, and a wood's trees or a wall's ticks drawn call by call from Python
+        were a third of a zoom frame. Replayed in C++ at the new scale: still vectors."""
+        if self._picture is None:
+            self._picture = QPicture()
+            q = QPainter(self._picture)
+            self._draw_calls(q)
+            q.end()
+        p.drawPicture(0, 0, self._picture)
+
+    def _draw_calls(self, p) -> None:
         f = self.feature
         if f.shape == "area":
             self._paint_area(p, f)
