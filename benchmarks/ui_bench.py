@@ -1,6 +1,6 @@
 """Desktop-app benchmarks (a script, not a timed test: machines are noisy).
 
-    python benchmarks/ui_bench.py [--repeat 3] [--tiny] [--json]
+    python benchmarks/ui_bench.py [--repeat 3] [--instructions] [--tiny] [--json]
 
 On Austerlitz and on a generated battle of 2,000 units, offscreen:
 - open to first paint: read the scenario, build the window and docks, paint once
@@ -9,11 +9,18 @@ On Austerlitz and on a generated battle of 2,000 units, offscreen:
   synchronously (target under 16 ms);
 - drop to legality feedback: what a drop costs before the umpire sees the verdict,
   i.e. the engine's check of the move the drop means (target under 50 ms).
+
+Frame times swing with the machine's load (a shared host reads 15-40 ms for the same
+Austerlitz zoom frame within minutes). --instructions also counts the instructions of a
+zoom frame at each of the three zooms with valgrind (instructions_bench's markers), a
+figure that does not swing: the one to compare two versions of the drawing code by.
 """
 from __future__ import annotations
 
+import json
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -138,7 +145,70 @@ def measure(path: Path, repeat: int, steps: int = 30) -> dict:
             "drop_ms_median": 1000 * statistics.median(drops), "drop_ms_max": 1000 * max(drops)}
 
 
-def figures(tiny: bool = False, repeat: int = 3) -> list[dict]:
+ZOOMS = (None, 12.0, 30.0)      # whole table (the fit), a corps, a brigade: px per inch
+
+
+def zoom_child(path: str, frames: int) -> None:
+    """Run by --instructions under callgrind: at each zoom, `frames` zoom frames between
+    the markers (counting starts at os.getppid(), each os.getpgrp() writes a count)."""
+    from ui.app import application
+    from ui.main_window import MainWindow
+    app = application()
+    w = MainWindow()
+    w.open_path(Path(path))
+    w.resize(1600, 1000)
+    w.show()
+    app.processEvents()
+    view, vp = w.view, w.view.viewport()
+    cpu = []
+    for zoom in ZOOMS:
+        view.set_zoom(zoom or view.zoom)
+        app.processEvents()
+        vp.repaint()
+        t = time.process_time()
+        os.getppid()
+        for k in range(frames):
+            view.zoom_by(1.1 if k % 2 == 0 else 1 / 1.1)
+            vp.repaint()
+        os.getpgrp()
+        cpu.append((time.process_time() - t) / frames)
+    w.doc.undo_stack.setClean()         # no "save before closing?" question offscreen
+    w.close()
+    print(json.dumps({"cpu_s": cpu}))
+
+
+def zoom_instructions(path: Path, frames: int, by_cpu: bool) -> list[float]:
+    """Per zoom level: the instructions of one zoom frame (CPU seconds when by_cpu)."""
+    import instructions_bench as ib
+    program = [sys.executable, str(Path(__file__).resolve()), "--zoom-child", str(path),
+               str(frames)]
+    if by_cpu:
+        p = subprocess.run(program, capture_output=True, text=True, check=True,
+                           timeout=600, env=ib.child_env())
+        return json.loads(p.stdout.strip().splitlines()[-1])["cpu_s"]
+    counts, _ = ib.counted(program)
+    if len(counts) != len(ZOOMS):       # a marker called by something else: no true count
+        raise RuntimeError(f"{len(counts)} callgrind dumps for {len(ZOOMS)} zooms")
+    return [n / frames for n in counts]
+
+
+def instruction_figures(tiny: bool) -> list[dict]:
+    import instructions_bench as ib
+    from bench_common import figure
+    by_cpu = tiny or ib.valgrind() is None
+    path, frames = (big_battle(20), 2) if tiny else (AUSTERLITZ, 10)
+    got = zoom_instructions(path, frames, by_cpu)
+    where = "generated 40" if tiny else "Austerlitz"
+    note = ", ".join(f"{z or 'fit'}: " + (f"{g * 1000:.1f} ms" if by_cpu else f"{g / 1e6:.1f} M")
+                     for z, g in zip(ZOOMS, got))
+    if by_cpu:
+        return [figure(f"app, {where}: zoom frame CPU (no valgrind here, or tiny)",
+                       1000 * sum(got) / len(got), "ms", note=note)]
+    return [figure(f"app, {where}: zoom frame instructions, mean of 3 zooms",
+                   sum(got) / len(got) / 1e6, "M", note=f"{frames} frames a zoom; {note}")]
+
+
+def figures(tiny: bool = False, repeat: int = 3, instructions: bool = False) -> list[dict]:
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from bench_common import figure
     if tiny:
@@ -157,15 +227,22 @@ def figures(tiny: bool = False, repeat: int = 3) -> list[dict]:
                        note=f"p90 {r['zoom_ms_p90']:.1f} ms"),
                 figure(f"app, {name}: drop feedback, median", r["drop_ms_median"], "ms", lim(50),
                        note=f"max {r['drop_ms_max']:.1f} ms")]
+    if instructions or tiny:
+        out += instruction_figures(tiny)
     return out
 
 
 def main(argv=None) -> None:
+    if argv is None and sys.argv[1:2] == ["--zoom-child"]:
+        return zoom_child(sys.argv[2], int(sys.argv[3]))
     from bench_common import emit, parser
     ap = parser(__doc__)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--instructions", action="store_true",
+                    help="also count a zoom frame's instructions with valgrind (minutes)")
     args = ap.parse_args(argv)
-    emit(figures(args.tiny, args.repeat), args.json, "Desktop app, offscreen", tiny=args.tiny)
+    emit(figures(args.tiny, args.repeat, args.instructions), args.json,
+         "Desktop app, offscreen", tiny=args.tiny)
 
 
 if __name__ == "__main__":

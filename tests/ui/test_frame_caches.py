@@ -18,7 +18,7 @@ def _frame(w):
 def _from_scratch(w):
     """The frame with every drawing cache dropped: labels, terrain, the view's background."""
     for item in w.scene.units.values():
-        item._plate = None
+        item._plates = {}
     for item in w.scene.items():
         if hasattr(item, "_picture"):
             item._picture = None
@@ -62,3 +62,34 @@ def test_a_moved_town_is_drawn_where_it_now_is(open_window):
     after = _frame(w)
     assert before != after
     assert after == _from_scratch(w)
+
+
+def test_leader_markers_drawn_in_pixels_keep_their_size_in_inches(open_window):
+    """The markers' circles are drawn in screen pixels (far cheaper than a thin pen
+    scaled up): still 0.7 inch across the radius at every zoom, on the leader's spot."""
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QColor
+    w = open_window(AUSTERLITZ, size=(1600, 1000))
+    for zoom in (12.0, 30.0):
+        w.view.set_zoom(zoom)
+        item = next(i for i in w.scene.leaders.values() if i.isVisible()
+                    and w.view.viewport().rect().contains(w.view.mapFromScene(i.scenePos())))
+        w.view.centerOn(item)
+        img = _frame(w)
+        x, y = item.scenePos().x(), item.scenePos().y()
+
+        def colour_at(dx, dy):
+            pt = w.view.mapFromScene(QPointF(x + dx, y + dy))
+            return QColor(img.pixel(pt.x(), pt.y()))
+        fill = item._colour
+        near = [colour_at(dx, dy) for dx, dy in ((0.45, 0.3), (-0.45, 0.3), (0.3, -0.45))]
+        assert all(_alike(c, fill) for c in near), (zoom, [c.name() for c in near])
+        rim = colour_at(0.7, 0)                                     # on it: white
+        assert min(rim.red(), rim.green(), rim.blue()) > 200, zoom
+        outside = colour_at(1.05, 0)
+        assert not _alike(outside, fill) and not _alike(outside, rim), zoom
+
+
+def _alike(a, b) -> bool:
+    """The same colour but for a level or two of antialiasing."""
+    return max(abs(a.red() - b.red()), abs(a.green() - b.green()), abs(a.blue() - b.blue())) <= 8

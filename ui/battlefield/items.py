@@ -51,8 +51,10 @@ class UnitItem(QGraphicsItem):
         self.setAcceptHoverEvents(True)
         self.setZValue(UNIT_Z)
         self._text_cache = None
-        self._plate = None             # (label, width, pixel ratio) -> compact label pixmap
+        self._plates: dict = {}        # (label, pixel ratio) -> compact label pixmap
         self._rect = self._sym = QRectF()
+        self._bounds = QRectF(-0.3, -0.3, 0.6, 0.6)
+        self._shape = QPainterPath()
         self._colour = QColor("grey")
         self._brush = QBrush(self._colour)
         self._text_colour = QColor("white")
@@ -67,9 +69,13 @@ class UnitItem(QGraphicsItem):
         self.record = unit
         w, d = footprint
         self._rect = QRectF(-w / 2, -d / 2, w, d)
+        self._bounds = self._rect.adjusted(-0.3, -0.3, 0.3, 0.3)
+        self._shape = QPainterPath()
+        self._shape.addRect(self._rect)
         self._colour = QColor(colour)
         self._label = unit.name
-        self._text_cache = self._plate = None
+        self._text_cache = None
+        self._plates = {}
         self._hits = f"{unit.hits}/{unit.max_hits}"
         # at the fit-all zoom: short designation over strength ("IV Ln5" / "4"), or
         # without the command's tag ("Ln5") when the counter is too small for it
@@ -96,12 +102,11 @@ class UnitItem(QGraphicsItem):
         self.update()
 
     def boundingRect(self) -> QRectF:
-        return self._rect.adjusted(-0.3, -0.3, 0.3, 0.3)
+        # made in sync: Qt asks twice per counter per frame (a copy crosses to C++)
+        return self._bounds
 
     def shape(self) -> QPainterPath:
-        path = QPainterPath()
-        path.addRect(self._rect)
-        return path
+        return self._shape
 
     def paint(self, p: QPainter, option, widget=None) -> None:
         # pens and brushes are built once (module constants, or in sync): painting 2,000
@@ -169,9 +174,10 @@ class UnitItem(QGraphicsItem):
         p.setWorldTransform(t)
 
     def _compact_pixmap(self, text: str, width: int, h: int, dpr: float) -> QPixmap:
-        key = (text, width, dpr)
-        if self._plate is not None and self._plate[0] == key:
-            return self._plate[1]
+        key = (text, dpr)                   # (the width goes with the text)
+        pm = self._plates.get(key)
+        if pm is not None:
+            return pm
         pm = QPixmap(math.ceil(width * dpr), math.ceil(h * dpr))
         pm.setDevicePixelRatio(dpr)
         pm.fill(self._brush.color())
@@ -183,7 +189,7 @@ class UnitItem(QGraphicsItem):
         q.drawText(plate, TOP_CENTRE, text)
         q.drawText(plate, BOTTOM_CENTRE, self._strength)
         q.end()
-        self._plate = (key, pm)
+        self._plates[key] = pm     # both labels kept: a zoom about the switch flips them
         return pm
 
     def _paint_text(self, p: QPainter, lod: float) -> None:
@@ -307,20 +313,29 @@ class LeaderItem(QGraphicsItem):
         return path
 
     def paint(self, p: QPainter, option, widget=None) -> None:
-        r = self.RADIUS
-        p.setPen(LEADER_SELECTED_PEN if self.isSelected() else LEADER_RIM_PEN)
+        # the circles are drawn in screen pixels: Qt flattens a curve stroked with a pen
+        # a tenth of an inch wide, scaled up, into so many segments that one marker cost
+        # 0.15 ms (four times the same circle drawn in pixels)
+        t = p.worldTransform()
+        k = math.hypot(t.m11(), t.m12())
+        centre = t.map(LEADER_CENTRE)
+        r = self.RADIUS * k
+        p.resetTransform()
+        rim = LEADER_SELECTED_PEN if self.isSelected() else LEADER_RIM_PEN
+        p.setPen(QPen(rim.color(), rim.widthF() * k))
         p.setBrush(self._colour)
-        p.drawEllipse(LEADER_CENTRE, r, r)
-        p.setPen(self._mark_pen)
+        p.drawEllipse(centre, r, r)
+        if self.record is not None and self.record.hits < self.record.max_hits:
+            p.setPen(QPen(LEADER_WOUNDED_PEN.color(), LEADER_WOUNDED_PEN.widthF() * k))
+            p.setBrush(Qt.NoBrush)
+            p.drawEllipse(centre, r + 0.05 * k, r + 0.05 * k)
+        p.setWorldTransform(t)
+        p.setPen(self._mark_pen)        # straight lines: drawn in inches
         if self.general:
             p.setBrush(self._mark_pen.color())
             p.drawPath(GENERAL_STAR)
         else:
             p.drawLines(LEADER_CROSS)
-        if self.record is not None and self.record.hits < self.record.max_hits:
-            p.setPen(LEADER_WOUNDED_PEN)
-            p.setBrush(Qt.NoBrush)
-            p.drawEllipse(LEADER_CENTRE, r + 0.05, r + 0.05)
 
     def hoverEnterEvent(self, event):
         self._hovered = True
