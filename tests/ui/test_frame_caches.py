@@ -93,3 +93,21 @@ def test_leader_markers_drawn_in_pixels_keep_their_size_in_inches(open_window):
 def _alike(a, b) -> bool:
     """The same colour but for a level or two of antialiasing."""
     return max(abs(a.red() - b.red()), abs(a.green() - b.green()), abs(a.blue() - b.blue())) <= 8
+
+
+def test_counters_are_outlined_once_readable(open_window):
+    """The outline is stroked wherever a counter is big enough to read (it is dropped
+    only where the whole table is a few hundred pixels wide: a fifth of a pixel)."""
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QColor
+    w = open_window(AUSTERLITZ, size=(1600, 1000))
+    w.view.set_zoom(30.0)
+    item = next(i for i in w.scene.units.values() if i.isVisible() and i.rotation() % 90 == 0
+                and not i.record.disordered and not i.isSelected())
+    w.view.centerOn(item)
+    img = _frame(w)
+    r = item.mapRectToScene(item._rect)
+    side = w.view.mapFromScene(QPointF(r.left(), r.center().y() + 0.2))
+    darkest = min((QColor(img.pixel(side.x() + dx, side.y())) for dx in (-1, 0, 1)),
+                  key=lambda c: c.lightness())
+    assert darkest.lightness() < 70, darkest.name()         # #202020 over the side

@@ -54,6 +54,7 @@ class UnitItem(QGraphicsItem):
         self._plates: dict = {}        # (label, pixel ratio) -> compact label pixmap
         self._rect = self._sym = QRectF()
         self._bounds = QRectF(-0.3, -0.3, 0.6, 0.6)
+        self._front = QLineF()
         self._shape = QPainterPath()
         self._colour = QColor("grey")
         self._brush = QBrush(self._colour)
@@ -70,6 +71,7 @@ class UnitItem(QGraphicsItem):
         w, d = footprint
         self._rect = QRectF(-w / 2, -d / 2, w, d)
         self._bounds = self._rect.adjusted(-0.3, -0.3, 0.3, 0.3)
+        self._front = QLineF(self._rect.topLeft(), self._rect.topRight())
         self._shape = QPainterPath()
         self._shape.addRect(self._rect)
         self._colour = QColor(colour)
@@ -113,14 +115,16 @@ class UnitItem(QGraphicsItem):
         # counters a frame leaves no time for making Qt objects
         r = self._rect
         lod = option.levelOfDetailFromTransform(p.worldTransform())
-        p.setPen(OUTLINE_PEN)
+        # the outline is a fifth of a pixel on a table shown whole: not stroked there
+        # (a stroke is half a counter's cost, and a Leipzig has 2,000 of them a frame)
+        p.setPen(OUTLINE_PEN if lod >= COMPACT_FROM_LOD else Qt.NoPen)
         p.setBrush(self._brush)
         p.drawRect(r)
         if self._shaken:        # diagonal red hatching: a Shaken command at a glance
             p.setBrush(SHAKEN_BRUSH)
             p.drawRect(r)
         p.setPen(FRONT_PEN)     # the front edge
-        p.drawLine(r.topLeft(), r.topRight())
+        p.drawLine(self._front)
         if self._disordered:
             p.setPen(DISORDER_PEN)
             p.setBrush(Qt.NoBrush)
