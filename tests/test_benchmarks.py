@@ -54,6 +54,7 @@ def test_the_issue_figures_are_all_reported(tiny_run):
               "judge a dragged move, featherstone", "Leipzig-size turn",
               "battles a minute, morschauser", "battles a minute, featherstone",
               "battles a minute, d3", "battles a minute, quickplay", "pan frame", "zoom frame",
+              "zoom frame at its slowest zoom", "zoom frame CPU",
               "net: action round trip on loopback", "net: actions lost or duplicated",
               "net: host CPU per action"]
     for w in wanted:
