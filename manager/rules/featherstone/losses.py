@@ -7,11 +7,11 @@ import math
 from shapely.geometry import Point
 
 from ...events import HitsTaken, UnitEliminated, UnitRetreated, declare_event
-from ..army_morale import settle_army
 from ...footprint import bearing, box, heading, overlap, segment, slide
 from ...model.forces import mark, with_marks
 from ...table_terrain import table_terrain
 from . import ground                        # the ground under a base: kept across versions
+from .settled import settle_kept
 from .state import (arm, attached_leaders, footprint, is_skirmish, move_rate, near_units,
                     traits)
 from .tables import (IMPASSABLE_AREAS, SAVE_ARMOURED, SAVE_BUILDINGS, SAVE_FORMED,
@@ -245,8 +245,9 @@ def moved_leaders(battle, unit, x: float, y: float) -> None:
 
 # ---- commands and armies ----------------------------------------------------------------
 def settle(battle, events: list) -> None:
-    """Shaken commands and army morale (not in the text: the army_morale option)."""
-    settle_army(battle, events, battle.option("army_morale"))
+    """Shaken commands and army morale (not in the text: the army_morale option); not
+    asked again while nothing it reads has changed (settled)."""
+    settle_kept(battle, events, battle.option("army_morale"))
 
 
 def half_up(n: int) -> int:
