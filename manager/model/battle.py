@@ -70,6 +70,7 @@ class Battle:
         self._derived: dict = {}           # views kept up to date from the change journal
         self._journal: list = [("all",)]   # what changed, for incremental views
         self._journal_base = 0
+        self._all_at = 0                   # where the journal's last ("all",) stands
 
     # ---- snapshots: cheap because every record is immutable ------------------------
     # (dict.copy, not dict(): the same keys in the same order, but a copy of the whole
@@ -90,7 +91,7 @@ class Battle:
         b = Battle.__new__(Battle)
         b.version, b._cache, b._derived = 0, {}, {}
         b._kept = self._kept      # shared: its entries check themselves (same records)
-        b._journal, b._journal_base = [("all",)], 0
+        b._journal, b._journal_base, b._all_at = [("all",)], 0, 0
         b.restore(self.snapshot())
         return b
 
@@ -108,18 +109,22 @@ class Battle:
     def touch(self, what: tuple = ("all",)) -> None:
         self.version += 1
         self._cache.clear()
+        if what[0] == "all":
+            self._all_at = self._journal_base + len(self._journal)
         self._journal.append(what)
         if len(self._journal) > 4096:          # old readers simply rebuild
             self._journal_base += len(self._journal)
             self._journal = [("all",)]
+            self._all_at = self._journal_base
 
     def changes_since(self, mark: int):
         """(changes after `mark`, new mark); None for the changes when a rebuild is due."""
         end = self._journal_base + len(self._journal)
-        if mark < self._journal_base:
+        # a wholesale change at or after the mark (the last one is noted where touch
+        # wrote it: no scan of the changes for it, ~11,000 asks a battle)
+        if mark < self._journal_base or mark <= self._all_at:
             return None, end
-        changes = self._journal[mark - self._journal_base:]
-        return (None if ("all",) in changes else changes), end
+        return self._journal[mark - self._journal_base:], end
 
     def current(self, key):
         """A derived view if it is up to date now, else None (a cheap first look)."""
