@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 from ...events import declare_event
-from ...footprint import distance
+from ...footprint import distance, surely_apart
 from ...model.forces import mark
 from .losses import eliminate, leader_dies, retreat, take_casualties
 from .state import (arm, attached_leaders, footprint, grade, nearest_enemy, near_units,
@@ -56,14 +56,22 @@ def in_canister_range(battle, unit, close: bool) -> bool:
         if arm(e) != "artillery":
             continue
         reach = CLOSE_CANISTER if close else ARTILLERY_RANGES[PROFILES[e.kind]["weapon"]][0]
-        if distance(e.pos, unit.pos) <= reach + 6 and unit_gap(battle, e, unit) <= reach:
+        if distance(e.pos, unit.pos) <= reach + 6 and _gap_within(battle, e, unit, reach):
             return True
     return False
 
 
 def in_enemy_contact(battle, unit) -> bool:
-    return any(unit_gap(battle, e, unit) <= 0.05
+    return any(_gap_within(battle, e, unit, 0.05)
                for e in near_units(battle, unit.pos, 12, battle.enemy_of(unit.side)))
+
+
+def _gap_within(battle, e, unit, inches: float) -> bool:
+    """unit_gap(battle, e, unit) <= inches: bases whose circles are surely farther apart
+    (footprint.surely_apart, 1e-6 to spare) are not measured (most enemies near a unit
+    that rallies are not touching it: no gap looked up or worked out for them)."""
+    return not surely_apart(footprint(battle, e), footprint(battle, unit), inches) \
+        and unit_gap(battle, e, unit) <= inches
 
 
 def influence_value(battle, leader, attached: bool, chosen: int | None) -> int:
