@@ -94,3 +94,46 @@ def test_corner_to_corner_where_the_circles_are_the_gap(g, facing, corner):
     t = build_table([blue, piece("r", "red", "line_infantry", at, facing=facing)], FS)
     assert abs(unit_gap(t, t.units["r"], t.units["b"]) - g) < 1e-6
     same(t, t.units["b"])
+
+
+# ---- a pursuit's room: the bases surely farther than 0.1 inch are not measured ------------
+def plain_clear(fp, other) -> bool:
+    """pursue_unit's test as it was: shapely's distance of the two bases."""
+    return fp.polygon().distance(other.polygon()) >= 0.1
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.floats(0, 0.3) | st.sampled_from([0.1, 0.1 - 1e-7, 0.1 + 1e-7, 0.1 + 2e-6, 0.0]),
+       st.sampled_from([0, 90, 180, 270, 45, 30]), st.integers(0, 3),
+       st.sampled_from(["line_infantry", "heavy_cavalry"]))
+def test_a_pursuers_room_corner_to_corner(g, facing, corner, kind):
+    """Two like bases corner to corner along their common diagonal at gap g (where the
+    circles' bound is the gap itself): the same answer as shapely's distance."""
+    import math
+    from manager.rules.featherstone.melee import _clear
+    b = build_table([piece("b", "blue", kind, (24.0, 18.0), facing=facing)], FS)
+    fp = morale.footprint(b, b.units["b"])
+    cx, cy = fp.corners()[corner]
+    half = math.hypot(cx - fp.x, cy - fp.y)
+    ux, uy = (cx - fp.x) / half, (cy - fp.y) / half
+    other = fp.moved(fp.x + ux * (2 * half + g), fp.y + uy * (2 * half + g))
+    assert _clear(fp, other) == plain_clear(fp, other)
+    assert _clear(other, fp) == plain_clear(other, fp)
+
+
+def test_a_pursuers_room_in_play():
+    """Every live base against the bases within 12 inches of it, at the start of each
+    melee and moves step of 3 Austerlitz turns: the same answers, some not clear."""
+    from manager.rules.featherstone.melee import _clear
+    judged = tight = 0
+    for s, _ in phases_in_play(turns=3, phases=("melee", "moves")):
+        b = s.battle
+        for u in b.live_units():
+            fp = morale.footprint(b, u)
+            for o in near_units(b, u.pos, 12):
+                if o.id != u.id:
+                    ofp = morale.footprint(b, o)
+                    assert _clear(fp, ofp) == plain_clear(fp, ofp)
+                    judged += 1
+                    tight += not plain_clear(fp, ofp)
+    assert judged > 5000 and tight > 20

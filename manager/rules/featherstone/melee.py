@@ -20,7 +20,7 @@ from shapely.geometry import Point
 
 from ...actions import need
 from ...events import MeleeResolved, declare_event
-from ...footprint import distance, heading, inside, slide
+from ...footprint import distance, heading, inside, slide, surely_apart
 from ...model.forces import mark
 from ...table_terrain import table_terrain
 from ..common import Melee, find_melee as find, melees  # noqa: F401  (melees: for the ruleset)
@@ -318,16 +318,23 @@ def pursue_unit(battle, unit, dice, events) -> None:
         inches = dice.roll(n, f"pursuit: {unit.name}").result + max(
             move_rate(unit) * (1 - mark(unit, "used", 0.0)), 0)
     hx, hy = heading(unit.facing)
-    others = [o for o in near_units(battle, unit.pos, inches + 12) if o.id != unit.id]
+    others = [footprint(battle, o) for o in near_units(battle, unit.pos, inches + 12)
+              if o.id != unit.id]
     bf = battle.battlefield
     done, _ = slide(footprint(battle, unit), unit.facing, inches, lambda fp: "" if inside(
-        fp, bf.width, bf.height) and all(fp.polygon().distance(footprint(battle, o).polygon())
-                                         >= 0.1 for o in others) else "stop")
+        fp, bf.width, bf.height) and all(_clear(fp, o) for o in others) else "stop")
     if done:
         x, y = unit.x + hx * done, unit.y + hy * done
         moved_leaders(battle, unit, x, y)
         battle.update_unit(unit.id, x=x, y=y)
     events.append(Pursued(unit.name, done))
+
+
+def _clear(fp, other) -> bool:
+    """Is the pursuer's base at fp at least 0.1 inch from the base `other` (shapely's
+    distance)? Bases whose circles are surely farther apart are not measured (most of
+    those within the pursuit's reach, at every half inch of it)."""
+    return surely_apart(fp, other, 0.1) or fp.polygon().distance(other.polygon()) >= 0.1
 
 
 def _summary(events) -> str:
