@@ -22,6 +22,11 @@ from ...footprint import distance, heading
 from ...model.forces import mark
 from .units import footprint
 
+# the rows of `Bases.cols`: a base's centre, its two axes' x and y (facing, then across
+# it: (fx, fy) and (-fy, fx)) and half sizes along them, in one array, so the sight pass
+# gathers the bases it needs with one call (`hidden_lines._judged`)
+COLUMNS = ("x", "y", "fx", "-fy", "fy", "fx", "hd", "hf")
+
 # ndarray.min and max without their Python wrappers (asked in every look)
 _min, _max = np.minimum.reduce, np.maximum.reduce
 
@@ -29,7 +34,7 @@ _min, _max = np.minimum.reduce, np.maximum.reduce
 class Bases:
     """Rows of every unit in `battle.units` (eliminated ones flagged, not dropped)."""
 
-    __slots__ = ("ids", "index", "units", "x", "y", "fx", "fy", "hd", "hf", "r",
+    __slots__ = ("ids", "index", "units", "cols", "x", "y", "fx", "fy", "hd", "hf", "r",
                  "alive", "sides", "info", "charging", "fps")
 
     def __init__(self, battle):
@@ -44,8 +49,8 @@ class Bases:
                                                     other.sides, battle.info)
         t.charging = dict(other.charging)
         t.fps = list(other.fps)
-        for name in ("x", "y", "fx", "fy", "hd", "hf", "r", "alive"):
-            setattr(t, name, getattr(other, name).copy())
+        t._columns(other.cols.copy())
+        t.r, t.alive = other.r.copy(), other.alive.copy()
         for k, u in enumerate(battle.units.values()):
             if u is not t.units[k]:
                 t.put(battle, k, u)
@@ -60,13 +65,18 @@ class Bases:
         self.index = {uid: k for k, uid in enumerate(self.ids)}
         self.units = units
         self.fps = [None] * n                 # each row's base (its floats' source)
-        self.x, self.y, self.fx, self.fy, self.hd, self.hf, self.r = (
-            np.empty(n) for _ in range(7))
+        self._columns(np.empty((len(COLUMNS), n)))
+        self.r = np.empty(n)
         self.alive = np.empty(n, dtype=bool)
         sides = np.array([u.side for u in units], dtype=object)
         self.sides = {s: sides == s for s in set(sides.tolist())}
         for k, u in enumerate(units):
             self.put(battle, k, u)
+
+    def _columns(self, cols) -> None:
+        """Take `cols` (COLUMNS' rows) as the table's; x, y, fx, fy, hd, hf are its rows."""
+        self.cols = cols
+        self.x, self.y, self.fx, _, self.fy, _, self.hd, self.hf = cols
 
     def put(self, battle, k: int, u) -> None:
         fp = footprint(battle, u)
@@ -74,7 +84,10 @@ class Bases:
         if fp != self.fps[k]:                 # a new mark on the same base keeps the old
             self.fps[k] = fp                  # (`surely_hidden` asks it by identity)
         self.x[k], self.y[k] = fp.x, fp.y
-        self.fx[k], self.fy[k] = heading(fp.facing)
+        fx, fy = heading(fp.facing)
+        cols = self.cols
+        cols[2, k] = cols[5, k] = fx
+        cols[3, k], cols[4, k] = -fy, fy
         self.hd[k], self.hf[k] = fp.depth / 2, fp.frontage / 2
         self.r[k] = math.hypot(fp.frontage, fp.depth) / 2
         self.alive[k] = not u.eliminated

@@ -133,6 +133,7 @@ def _judged(origin, ends, end_keys, idx, t: Bases) -> tuple[list, list, list, li
     reach (and MARGIN more) is surely apart from it (MARGIN of daylight on one axis)."""
     m = MARGIN
     ax, ay = origin
+    n = len(idx)
     tx = np.array([e[0] for e in ends], dtype=float) - ax
     ty = np.array([e[1] for e in ends], dtype=float) - ay
     lengths = np.hypot(tx, ty)
@@ -140,35 +141,45 @@ def _judged(origin, ends, end_keys, idx, t: Bases) -> tuple[list, list, list, li
     # a line of length MARGIN or less is neither hidden nor clear, so its pairs are never
     # read: it is divided by 1 (no division by zero, so no errstate context a call)
     div = lengths if _all(long_) else np.where(long_, lengths, 1.0)
-    ox, oy, fx, fy, hd, hf = (t.x.take(idx), t.y.take(idx), t.fx.take(idx), t.fy.take(idx),
-                              t.hd.take(idx), t.hf.take(idx))
-    cx, cy = ox - ax, oy - ay
+    # the bases' columns (COLUMNS), their centres then taken from the origin: each numpy
+    # call costs thousands of instructions whatever its size, so the table's rows are
+    # gathered in one, the lines' and the pairs' likewise, and both axes of a base are
+    # tested at once (rows of 2); every float is the one the tests per array gave
+    b = t.cols.take(idx, axis=1)
+    b[0] -= ax
+    b[1] -= ay
+    cx, cy = b[0], b[1]
     dist = np.hypot(cx, cy)
     nx, ny = -ty / div, tx / div
-    off = cx[None, :] * nx[:, None] + cy[None, :] * ny[:, None]
+    aoff = np.abs(cx[None, :] * nx[:, None] + cy[None, :] * ny[:, None])
     # the scan tests a base within the line's length + 8 (kept here by MARGIN either
     # way); one farther from the line than its half diagonal and MARGIN is apart
-    lim = lengths[:, None] + 8.0
-    near = (dist[None, :] < lim + m) & (np.abs(off) < np.hypot(hd, hf)[None, :] + m)
+    near = (dist[None, :] < (lengths + 8.0 + m)[:, None]) & \
+        (aoff < (np.hypot(b[6], b[7]) + m)[None, :])
     # the pairs (line, base) in the order of a 2-D nonzero, by a flat one (numpy steps
     # its iterator per element for 2-D); then the end's own base left out of its line
-    e, k = np.divmod(near.ravel().nonzero()[0], len(idx))
+    flat = near.ravel().nonzero()[0]
+    e, k = np.divmod(flat, n)
     mine = idx.take(k) != np.asarray(end_keys).take(e)
-    e, k = e[mine], k[mine]
+    e, k, flat = e[mine], k[mine], flat[mine]
     hidden = np.zeros(len(ends), dtype=bool)
     if not len(e):
         return hidden.tolist(), long_.tolist(), [], [-1] * len(ends)
-    tx_, ty_, nx_, ny_ = tx.take(e), ty.take(e), nx.take(e), ny.take(e)
-    cx_, cy_, fx_, fy_ = cx.take(k), cy.take(k), fx.take(k), fy.take(k)
-    hd_, hf_ = hd.take(k), hf.take(k)
-    crossed = dist.take(k) < lengths.take(e) + 8.0 - m
-    axes = ((fx_, fy_, hd_), (-fy_, fx_, hf_))
-    ends_on = [(tx_ * ux + ty_ * uy, cx_ * ux + cy_ * uy, half) for ux, uy, half in axes]
-    for s, c, half in ends_on:                  # the line's ends and the base's centre
-        crossed &= (np.minimum(s, 0.0) < c + half - m) & (np.maximum(s, 0.0) > c - half + m)
-    reach = np.abs(fx_ * nx_ + fy_ * ny_) * hd_ + np.abs(-fy_ * nx_ + fx_ * ny_) * hf_
-    o = np.abs(cx_ * nx_ + cy_ * ny_)
-    crossed &= (o < reach - m) & long_.take(e)
+    p = b.take(k, axis=1)                       # each pair's base
+    u, v, half = p[2:4], p[4:6], p[6:8]         # its axes (rows: facing, across)
+    q = np.array((tx, ty, nx, ny)).take(e, axis=1)     # each pair's line
+    s = q[0] * u + q[1] * v                     # the line's far end on each axis
+    c = p[0] * u + p[1] * v                     # the base's centre (its near end is 0)
+    lo, hi = np.minimum(s, 0.0), np.maximum(s, 0.0)
+    cp, cm = c + half, c - half
+    crossed = dist.take(k) < (lengths + 8.0 - m).take(e)
+    crossed &= _all((lo < cp - m) & (hi > cm + m), axis=0)
+    spans = np.abs(u * q[2] + v * q[3]) * half  # the base's reach along the normal
+    reach = spans[0] + spans[1]
+    o = aoff.ravel().take(flat)
+    crossed &= o < reach - m
+    if not _all(long_):
+        crossed &= long_.take(e)
     ec = e[crossed]
     hidden[ec] = True
     blockers = idx.take(k[crossed]).tolist()
@@ -179,9 +190,7 @@ def _judged(origin, ends, end_keys, idx, t: Bases) -> tuple[list, list, list, li
     if not _any(open_):                         # every line hidden: none is clear
         return hidden.tolist(), open_.tolist(), blockers, across
     # a line not hidden is clear when every base near it shows daylight on some axis
-    apart = o > reach + m
-    for s, c, half in ends_on:
-        apart |= (np.minimum(s, 0.0) > c + half + m) | (np.maximum(s, 0.0) < c - half - m)
+    apart = (o > reach + m) | _any((lo > cp + m) | (hi < cm - m), axis=0)
     touched = np.zeros(len(ends), dtype=bool)          # some base maybe meets the line
     touched[e[~apart]] = True
     return hidden.tolist(), (open_ & ~touched).tolist(), blockers, across
