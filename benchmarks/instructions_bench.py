@@ -101,18 +101,25 @@ def child_program(ruleset: str, turns: int, path: Path) -> list[str]:
             str(path)]
 
 
-def per_turn(ruleset: str, turns: int, path: Path, by_cpu: bool) -> tuple[list[float], str]:
-    """(each turn's instructions, or its CPU seconds when by_cpu; the unit)."""
-    program = child_program(ruleset, turns, path)
+def marked(program: list[str], by_cpu: bool, what: str = "pieces") -> list[float]:
+    """Run a child that marks its pieces of work (os.getppid() before the first,
+    os.getpgrp() after each) and prints {"cpu_s": [one per piece]} last: each piece's
+    instructions under callgrind, or its CPU seconds when by_cpu."""
     if by_cpu:
         p = subprocess.run(program, capture_output=True, text=True, check=True, timeout=3600,
                            env=child_env())
-        return json.loads(p.stdout.strip().splitlines()[-1])["cpu_s"], "CPU s"
+        return json.loads(p.stdout.strip().splitlines()[-1])["cpu_s"]
     counts, printed = counted(program)
-    played = len(json.loads(printed.strip().splitlines()[-1])["cpu_s"])
-    if len(counts) != played:           # a marker called by something else: no true count
-        raise RuntimeError(f"{ruleset}: {len(counts)} callgrind dumps for {played} turns")
-    return [float(n) for n in counts], "instructions"
+    done = len(json.loads(printed.strip().splitlines()[-1])["cpu_s"])
+    if len(counts) != done:             # a marker called by something else: no true count
+        raise RuntimeError(f"{len(counts)} callgrind dumps for {done} {what}")
+    return [float(n) for n in counts]
+
+
+def per_turn(ruleset: str, turns: int, path: Path, by_cpu: bool) -> tuple[list[float], str]:
+    """(each turn's instructions, or its CPU seconds when by_cpu; the unit)."""
+    got = marked(child_program(ruleset, turns, path), by_cpu, f"{ruleset} turns")
+    return got, "CPU s" if by_cpu else "instructions"
 
 
 def figures(tiny: bool = False, turns: int = 3, rulesets=None, cpu: bool = False) -> list[dict]:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -78,20 +77,26 @@ def big_battle(units_per_side: int = 1000, path: Path | None = None) -> Path:
     return path
 
 
+def open_window(app, path: Path):
+    """The main window on `path`, 1600 x 1000, shown and painted once."""
+    from ui.main_window import MainWindow
+    w = MainWindow()
+    w.open_path(path)
+    w.resize(1600, 1000)
+    w.show()
+    app.processEvents()
+    w.view.viewport().repaint()
+    return w
+
+
 def measure(path: Path, repeat: int, steps: int = 30) -> dict:
     from manager.game_actions import EndPhase, StartBattle
     from ui.app import application
-    from ui.main_window import MainWindow
     app = application()
     opens = []
     for _ in range(repeat):
         t = time.perf_counter()
-        w = MainWindow()
-        w.open_path(path)
-        w.resize(1600, 1000)
-        w.show()
-        app.processEvents()
-        w.view.viewport().repaint()
+        w = open_window(app, path)
         opens.append(time.perf_counter() - t)
         if len(opens) < repeat:
             w.close()
@@ -156,13 +161,8 @@ def zoom_child(path: str, frames: int) -> None:
     """Run by --instructions under callgrind: at each zoom, `frames` zoom frames between
     the markers (counting starts at os.getppid(), each os.getpgrp() writes a count)."""
     from ui.app import application
-    from ui.main_window import MainWindow
     app = application()
-    w = MainWindow()
-    w.open_path(Path(path))
-    w.resize(1600, 1000)
-    w.show()
-    app.processEvents()
+    w = open_window(app, Path(path))
     view, vp = w.view, w.view.viewport()
     cpu = []
     for zoom in ZOOMS:
@@ -186,14 +186,8 @@ def zoom_instructions(path: Path, frames: int, by_cpu: bool) -> list[float]:
     import instructions_bench as ib
     program = [sys.executable, str(Path(__file__).resolve()), "--zoom-child", str(path),
                str(frames)]
-    if by_cpu:
-        p = subprocess.run(program, capture_output=True, text=True, check=True,
-                           timeout=600, env=ib.child_env())
-        return json.loads(p.stdout.strip().splitlines()[-1])["cpu_s"]
-    counts, _ = ib.counted(program)
-    if len(counts) != len(ZOOMS):       # a marker called by something else: no true count
-        raise RuntimeError(f"{len(counts)} callgrind dumps for {len(ZOOMS)} zooms")
-    return [n / frames for n in counts]
+    got = ib.marked(program, by_cpu, "zooms")
+    return got if by_cpu else [n / frames for n in got]
 
 
 def instruction_figures(tiny: bool) -> list[dict]:

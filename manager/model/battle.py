@@ -121,8 +121,9 @@ class Battle:
         """(changes after `mark`, new mark); None for the changes when a rebuild is due."""
         end = self._journal_base + len(self._journal)
         # a wholesale change at or after the mark (the last one is noted where touch
-        # wrote it: no scan of the changes for it, ~11,000 asks a battle)
-        if mark < self._journal_base or mark <= self._all_at:
+        # wrote it: no scan of the changes for it, ~11,000 asks a battle); the journal
+        # always begins with one, so a mark from before a wrap is caught too
+        if mark <= self._all_at:
             return None, end
         return self._journal[mark - self._journal_base:], end
 

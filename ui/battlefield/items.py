@@ -71,7 +71,7 @@ class UnitItem(QGraphicsItem):
         w, d = footprint
         self._rect = QRectF(-w / 2, -d / 2, w, d)
         self._bounds = self._rect.adjusted(-0.3, -0.3, 0.3, 0.3)
-        self._front = QRectF(-w / 2, -d / 2 - FRONT_PEN.widthF() / 2, w, FRONT_PEN.widthF())
+        self._front = QRectF(-w / 2, -d / 2 - FRONT_DEPTH / 2, w, FRONT_DEPTH)
         self._shape = QPainterPath()
         self._shape.addRect(self._rect)
         self._colour = QColor(colour)
@@ -123,7 +123,7 @@ class UnitItem(QGraphicsItem):
         if self._shaken:        # diagonal red hatching: a Shaken command at a glance
             p.setBrush(SHAKEN_BRUSH)
             p.drawRect(r)
-        p.fillRect(self._front, FRONT_BRUSH)     # the front edge: FRONT_PEN's stroke, as a fill
+        p.fillRect(self._front, FRONT_BRUSH)     # the front edge
         if self._disordered:
             p.setPen(DISORDER_PEN)
             p.setBrush(Qt.NoBrush)
@@ -240,8 +240,10 @@ def compact_font():
         _COMPACT.extend((font, QFontMetrics(font)))
     return _COMPACT
 OUTLINE_PEN = QPen(QColor("#202020"), 0.06)
-FRONT_PEN = QPen(QColor("#101010"), 0.22, Qt.SolidLine, Qt.FlatCap)
-FRONT_BRUSH = QBrush(FRONT_PEN.color())    # (a flat-capped line is a rectangle: filled, 5x quicker)
+# the front edge: a band 0.22 inch deep across the front, filled (it was a flat-capped
+# line that wide, i.e. the same rectangle, stroked: five times the cost)
+FRONT_DEPTH = 0.22
+FRONT_BRUSH = QBrush(QColor("#101010"))
 DISORDER_PEN = QPen(QColor("#f0c000"), 0.15, Qt.DashLine)
 ILLEGAL_PEN = QPen(QColor("#e00000"), 0.25)
 SELECTED_PEN = QPen(QColor("#ffb000"), 0.2)
