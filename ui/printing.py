@@ -23,7 +23,8 @@ def table_image(scene, width: int = 1600) -> QImage:
     image.fill(Qt.white)
     p = QPainter(image)
     p.setRenderHint(QPainter.Antialiasing)
-    scene.render(p, QRectF(0, 0, width, height), rect)
+    with scene.counters_by_themselves():      # labels as at this scale, not the view's
+        scene.render(p, QRectF(0, 0, width, height), rect)
     p.end()
     return image
 

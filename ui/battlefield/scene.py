@@ -6,12 +6,16 @@ a dictionary walk, and nothing is redrawn that did not change.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from PySide6.QtCore import QLineF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsScene
 
-from .items import CommandAreaItem, LeaderItem, UnitItem, polygons_path
+from .items import UnitItem
+from .leaders import CommandAreaItem, LeaderItem, polygons_path
 from .overlays import Overlays
+from .overview import CounterOverview
 from .terrain import TerrainItem
 
 TABLE_COLOUR = "#cfe0a8"
@@ -38,6 +42,9 @@ class BattleScene(QGraphicsScene):
         self.reach.setAcceptedMouseButtons(Qt.NoButton)
         self.addItem(self.reach)
         self.overlays = Overlays(self)
+        self.overview = CounterOverview(self.units)
+        self.addItem(self.overview)
+        self.map_mode = False
         doc.selection_changed.connect(self.overlays.show_bands)
         doc.changed.connect(self.overlays.show_bands)
         self._table_key = None
@@ -49,6 +56,8 @@ class BattleScene(QGraphicsScene):
         doc.changed.connect(self.sync)
         doc.selection_changed.connect(self._select_from_doc)
         self.selectionChanged.connect(self._select_to_doc)
+        self.selectionChanged.connect(self._remap)
+        self._painting_themselves: set = set()     # in map mode: uids of selected counters
         self.sync()
 
     # ---- mirror the model ---------------------------------------------------------------
@@ -74,6 +83,7 @@ class BattleScene(QGraphicsScene):
             self.redraw_background()
             m = max(bf.width, bf.height) * 0.05
             self.setSceneRect(QRectF(-m, -m, bf.width + 2 * m, bf.height + 2 * m))
+            self.overview.set_bounds(self.sceneRect())
 
     def _sync_terrain(self, b) -> None:
         if b.battlefield.features is self._features:
@@ -135,6 +145,7 @@ class BattleScene(QGraphicsScene):
 
     def _sync_units(self, b) -> None:
         h, shaken, rs = b.hierarchy, b.state.shaken, self.doc.ruleset
+        synced = False
         for uid, u in b.units.items():
             cid = h.find_command(uid)
             key = (u, cid in shaken, b.sides[u.side].colour if u.side in b.sides else "")
@@ -142,11 +153,53 @@ class BattleScene(QGraphicsScene):
             if item is None:
                 item = self.units[uid] = UnitItem(uid)
                 self.addItem(item)
+                item.set_mapped(self.map_mode)
             if item.key != key:
                 item.key = key
                 item.sync(u, key[2], rs.profile(u.kind).arm, rs.footprint(b, u), key[1])
+                synced = True
         for uid in set(self.units) - set(b.units):
             self.removeItem(self.units.pop(uid))
+            synced = True
+        if synced and self.map_mode:
+            self.overview.changed()
+
+    # ---- map mode: the whole table at a few pixels an inch -------------------------------
+    def set_map_mode(self, on: bool) -> None:
+        """Counters drawn as one map (the view's zoom is below COMPACT_FROM_LOD), or each
+        by itself."""
+        if on != self.map_mode:
+            self.map_mode = on
+            self.overview.setVisible(on)
+            for item in self.units.values():
+                item.set_mapped(on)
+            self._painting_themselves = self._selected_units()
+            self.overview.changed()
+
+    def _remap(self) -> None:
+        """In map mode, after a change of selection: the counters selected paint
+        themselves (a drag moves them), the rest are the overview's again."""
+        if self.map_mode:
+            now = self._selected_units()
+            for uid in now ^ self._painting_themselves:
+                if uid in self.units:
+                    self.units[uid].set_mapped(True)
+            self._painting_themselves = now
+            self.overview.changed()
+
+    def _selected_units(self) -> set:
+        return {i.uid for i in self.selectedItems() if isinstance(i, UnitItem)}
+
+    @contextmanager
+    def counters_by_themselves(self):
+        """Every counter paints itself while the scene is rendered at another scale (the
+        report's map), whatever the view's zoom."""
+        was = self.map_mode
+        self.set_map_mode(False)
+        try:
+            yield
+        finally:
+            self.set_map_mode(was)
 
     def _sync_leaders(self, b) -> None:
         h, rs = b.hierarchy, self.doc.ruleset

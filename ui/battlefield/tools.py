@@ -13,7 +13,8 @@ from manager.editor_actions import RelocateLeader, RelocateUnit
 from manager.game_actions import MoveLeader, MoveUnit
 
 from ..wording import action_text
-from .items import LeaderItem, UnitItem
+from .items import UnitItem
+from .leaders import LeaderItem
 from .terrain import TerrainItem
 
 

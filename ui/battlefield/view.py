@@ -6,6 +6,8 @@ from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsView
 
+from .items import COMPACT_FROM_LOD
+
 
 class BattleView(QGraphicsView):
     cursor_moved = Signal(float, float)      # inches
@@ -43,7 +45,7 @@ class BattleView(QGraphicsView):
         target = min(max(factor_to, self.MIN_ZOOM), self.MAX_ZOOM)
         s = target / self.zoom
         self.scale(s, s)
-        self.zoom_changed.emit(self.zoom)
+        self._zoomed()
 
     def zoom_by(self, factor: float) -> None:
         self.set_zoom(self.zoom * factor)
@@ -53,6 +55,19 @@ class BattleView(QGraphicsView):
         if self.scene() is None:
             return
         self.fitInView(self.scene().table.rect(), Qt.KeepAspectRatio)
+        self._zoomed()
+
+    def setScene(self, scene) -> None:
+        super().setScene(scene)
+        if scene is not None:
+            self._zoomed()
+
+    def _zoomed(self) -> None:
+        # below 3 px an inch the counters are specks: the scene draws them as one map
+        # (CounterOverview), not 2,000 paint calls into Python a frame
+        scene = self.scene()
+        if hasattr(scene, "set_map_mode"):
+            scene.set_map_mode(self.zoom < COMPACT_FROM_LOD)
         self.zoom_changed.emit(self.zoom)
 
     def resizeEvent(self, event):
