@@ -172,3 +172,33 @@ def test_drag_and_drop_through_the_map_moves_the_counter(open_window, qtbot):
     _frame(w)
     spot = w.scene.overview._specks[uid][1][0][2].boundingRect().center()
     assert abs(spot.x() - moved.x) < 1 and abs(spot.y() - moved.y) < 1
+
+
+def test_an_order_dragged_on_the_map_is_saved_reopened_and_undone(open_window, qtbot, tmp_path):
+    """The evening at a whole-table zoom: start, a move order dragged on the map, save,
+    quit, reopen at the map's zoom, undo; the map shows the counter where the battle has it."""
+    w = open_window()                                   # the test skirmish
+    dock = w.docks["TurnDock"]
+    qtbot.mouseClick(dock.start_btn, Qt.LeftButton)
+    qtbot.mouseClick(dock.next_btn, Qt.LeftButton)
+    assert w.doc.battle.state.phase == "move"
+    w.view.set_zoom(MAP_ZOOM)
+    assert w.scene.map_mode
+    drag(qtbot, w.view.viewport(), at(w, 16.5, 19.5), at(w, 22.5, 19.5))
+    assert w.doc.battle.units["b1-inf1"].pos == (22.5, 19.5)
+    assert w.doc.session.entries[-1].action.verb == "MoveUnit"
+    path = tmp_path / "map.berthier"
+    assert w.files.save_battle_as(path)
+    w.close()
+    again = open_window(path)
+    again.view.set_zoom(MAP_ZOOM)
+    again.doc.select([])
+    fill = again.scene.units["b1-inf1"].speck()[0].color()
+    img = _frame(again)
+    assert _alike(QColor(img.pixel(at(again, 22.5, 19.5))), fill)
+    assert not _alike(QColor(img.pixel(at(again, 16.5, 19.5))), fill)
+    qtbot.keyClick(again, Qt.Key_Z, Qt.ControlModifier)
+    assert again.doc.battle.units["b1-inf1"].pos == (16.5, 19.5)
+    img = _frame(again)
+    assert _alike(QColor(img.pixel(at(again, 16.5, 19.5))), fill)
+    assert not _alike(QColor(img.pixel(at(again, 22.5, 19.5))), fill)
