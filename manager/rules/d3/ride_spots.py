@@ -28,6 +28,8 @@ from .units import footprint, largest_half, near, on_hilltop, utype
 KILL_WEIGHT = 6.0       # a destroyed unit is worth this many hits besides the hits
 RINGS = (8.5,)          # staging spots this far from a target's centre (one ring: see below)
 FRIENDS = 2 * MOVE["cavalry"] + 9.0   # friends scanned once a decision for "cramped"
+AWAY = (-90, -45, 0, 45, 90)   # a target's spots off the bearing from him to the horse
+TARGET_ROWS = "d3.target_rows"  # `_target_row`'s store
 
 EXPOSURE_WEIGHT = 0.25  # a hit taken waiting counts a quarter of a hit dealt: the horse
                         # that waits out of musket range never charges at all
@@ -188,26 +190,43 @@ class SpotsMixin:
         bound = the blow's worth less a quarter of the musketry on the spot, an upper
         bound of its worth (only "cramped" is still to take off)."""
         b = self.battle
-        rows = []
-        for e in self._targets(u, reach + max(RINGS) if targets is None else targets):
+        rows, worths = [], []
+        for e in near(b, u.pos, reach + max(RINGS) if targets is None else targets,
+                      b.enemy_of(self.side)):
+            row = self._target_row(e)
+            if row is None:                      # not chargeable (`_targets`)
+                continue
             away = bearing(e.pos, u.pos)
-            ways = [away + d for d in (-90, -45, 0, 45, 90)]
-            ways += [e.facing + 90, e.facing + 180, e.facing + 270]
-            fp = footprint(b, e)
-            # aspect(fp, spot) != "front", its very test (bearing and angle_between's
-            # own expressions): beyond the diagonals' angle
-            corner = math.degrees(math.atan2(fp.frontage / 2, fp.depth / 2)) + EPS
-            rows.append((e, fp, corner, ways))
+            rows.append((e, row[0], row[1], [away + d for d in AWAY] + row[2]))
+            worths.append(row[3])
         # the spots within the reach (a spot moves under 0.0071 inch when rounded),
         # judged at once (ring.py: the plain floats where numpy's could differ)
-        found, worths = [], {}
-        for spot, t, flank in ring_spots(u, rows, RINGS, reach):
-            e = rows[t][0]
-            if t not in worths:
-                worths[t] = self._blow_worths(e)
-            found.append((worths[t][flank], spot, e))
-        return [[worth - EXPOSURE_WEIGHT * x, spot, e]
-                for (worth, spot, e), x in zip(found, self._exposures([s for _, s, _ in found]))]
+        found = ring_spots(u, rows, RINGS, reach)
+        exposures = self._exposures([spot for spot, _, _ in found])
+        return [[worths[t][flank] - EXPOSURE_WEIGHT * x, spot, rows[t][0]]
+                for (spot, t, flank), x in zip(found, exposures)]
+
+    def _target_row(self, e):
+        """(base, the angle off its front beyond which a spot is off it, the bearings
+        off its facing a spot is sought along, `_blow_worths`) of a chargeable enemy,
+        None for one cavalry may not reach: what `_candidates` reads of the target
+        alone, kept for the very unit record under the very scenario info (the options)
+        and battlefield, so a target that stands is not worked out again each ride."""
+        b = self.battle
+        store = b.kept(TARGET_ROWS, dict)
+        hit = store.get(e.id)
+        if hit is None or hit[0] is not e or hit[1] is not b.info or \
+                hit[2] is not b.battlefield:
+            row = None
+            if self._chargeable(e):
+                fp = footprint(b, e)
+                # aspect(fp, spot) != "front", its very test (bearing and
+                # angle_between's own expressions): beyond the diagonals' angle
+                corner = math.degrees(math.atan2(fp.frontage / 2, fp.depth / 2)) + EPS
+                row = (fp, corner, [e.facing + 90, e.facing + 180, e.facing + 270],
+                       self._blow_worths(e))
+            hit = store[e.id] = (e, b.info, b.battlefield, row)
+        return hit[3]
 
 CRAMP = 1.5                                  # inches: a gap under this is "hard against"
 SURE_CRAMP = (CRAMP - 1e-6) / math.sqrt(2)   # a separation up to this: a gap under CRAMP
