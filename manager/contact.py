@@ -19,7 +19,7 @@ import math
 from functools import lru_cache
 
 from .contact_scan import contact_point as shared_contact_point
-from .footprint import EPS, Footprint, gap, heading, surely_apart
+from .footprint import EPS, Footprint, gap, heading
 
 MARGIN = 1e-9                  # inches: far above the rounding of coordinates under 1e4
 LOW = EPS / math.sqrt(2)
@@ -100,8 +100,10 @@ def contact_point(mover: Footprint, target: Footprint, along: float):
             return True
         if s < LOW - MARGIN:
             return False
-        fp = mover.moved(mover.x + fx * d, mover.y + fy * d, along)
-        return surely_apart(fp, target, EPS) or gap(fp, target) > EPS
+        # (shapely's gap alone: here the bases are within sqrt(2) (EPS + MARGIN) of each
+        # other, so surely_apart's first look, asked before it in the shared function,
+        # would say no; and it is sound: any "apart" of it is the gap's own answer)
+        return gap(mover.moved(mover.x + fx * d, mover.y + fy * d, along), target) > EPS
 
     far = math.hypot(mover.x - target.x, mover.y - target.y) + mover.frontage + \
         mover.depth + target.frontage + target.depth
