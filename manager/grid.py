@@ -95,35 +95,38 @@ def line_boxes(a: Box, b: Box) -> tuple[Box, ...]:
 @lru_cache(maxsize=16384)
 def line_offsets(dx: int, dy: int) -> tuple[Box, ...]:
     """line_boxes((0, 0), (dx, dy)): the boxes a line crosses, by their offset from its start."""
-    return _line_walk((0, 0), (dx, dy))
+    if abs(dx) < abs(dy):                         # walk the longer axis
+        return tuple((c, r) for r, c in line_offsets(dy, dx))
+    return _column_walk(dx, dy)
 
 
-def _line_walk(a: Box, b: Box) -> tuple[Box, ...]:
-    """Walks the column strips the line crosses, so the cost grows with its length, not
-    its area."""
-    if abs(b[0] - a[0]) < abs(b[1] - a[1]):       # walk the longer axis
-        return tuple((c, r) for r, c in _line_walk((a[1], a[0]), (b[1], b[0])))
-    x0, y0, x1, y1 = a[0] + 0.5, a[1] + 0.5, b[0] + 0.5, b[1] + 0.5
-    if x0 == x1:
+def _column_walk(dx: int, dy: int) -> tuple[Box, ...]:
+    """The boxes from (0, 0) to (dx, dy), |dy| <= |dx|, column by column, in whole
+    numbers. Along the line, t counts half-columns from the start (0) to the end (2n,
+    n = |dx|); the column edges fall at t = 1, 3, ..., 2n - 1. The line's y there is
+    (n + dy t) / 2n, so in units of 1/2n every y is whole and a corner touch is told
+    exactly: a box's row r is crossed when its open span (2n r, 2n (r + 1)) meets the
+    open span of y in the column. (The float walk this replaced needed tolerances for
+    the touches; the tests hold the two equal.)"""
+    n = dx if dx > 0 else -dx
+    if n == 0:
         return ()
-    step_c = 1 if x1 > x0 else -1
-    slope = (y1 - y0) / (x1 - x0)
+    sx, den = (1 if dx > 0 else -1), 2 * n
+    if dy == 0:
+        return tuple((sx * k, 0) for k in range(1, n))
     out = []
-    for c in range(a[0], b[0] + step_c, step_c):
-        lo_x, hi_x = max(min(x0, x1), c), min(max(x0, x1), c + 1)
-        if hi_x - lo_x <= 1e-12:
-            continue
-        ya, yb = y0 + slope * (lo_x - x0), y0 + slope * (hi_x - x0)
-        lo_y, hi_y = min(ya, yb), max(ya, yb)
-        rows = range(math.floor(lo_y), math.ceil(hi_y)) if hi_y > lo_y else (math.floor(lo_y),)
-        order = rows if (y1 >= y0) else reversed(rows)
-        for r in order:
-            # the open segment must cross the open box: a corner touch is not enough
-            if hi_y > lo_y and (min(hi_y, r + 1) - max(lo_y, r)) <= 1e-9:
-                continue
-            if (c, r) != a and (c, r) != b:
-                out.append((c, r))
-    return tuple(out)
+    ya = n                                        # y at the start, in 1/den
+    for k in range(n + 1):
+        yb = n + dy * (2 * k + 1 if k < n else den)
+        c = sx * k
+        if dy > 0:
+            rows = range(ya // den, (yb - 1) // den + 1)
+        else:
+            rows = range((ya - 1) // den, yb // den - 1, -1)
+        for r in rows:
+            out.append((c, r))
+        ya = yb
+    return tuple(out[1:-1])                       # the ends' own boxes are not crossed
 
 
 class Grid:

@@ -1,7 +1,9 @@
 """Morschauser's plain code as it was before the speed-ups of issue 17, kept as the
 reference the speed tests compare the fast paths with; and a board compared field by field.
 """
-from manager.grid import DIRS, _line_walk, direction_to
+import math
+
+from manager.grid import DIRS, Box, direction_to
 from manager.rules.morschauser import commander as cm, reckoning
 from manager.rules.morschauser import fire, moves
 from manager.rules.morschauser import movement as mv
@@ -57,6 +59,34 @@ def ref_search(battle, unit, budget, roads_only=False):
     return reach
 
 
+def ref_line_walk(a: Box, b: Box) -> tuple[Box, ...]:
+    """grid.line_boxes as it was worked out before issue 17's thirteenth session: in
+    floats, column strip by column strip, with tolerances for the corner touches."""
+    if abs(b[0] - a[0]) < abs(b[1] - a[1]):       # walk the longer axis
+        return tuple((c, r) for r, c in ref_line_walk((a[1], a[0]), (b[1], b[0])))
+    x0, y0, x1, y1 = a[0] + 0.5, a[1] + 0.5, b[0] + 0.5, b[1] + 0.5
+    if x0 == x1:
+        return ()
+    step_c = 1 if x1 > x0 else -1
+    slope = (y1 - y0) / (x1 - x0)
+    out = []
+    for c in range(a[0], b[0] + step_c, step_c):
+        lo_x, hi_x = max(min(x0, x1), c), min(max(x0, x1), c + 1)
+        if hi_x - lo_x <= 1e-12:
+            continue
+        ya, yb = y0 + slope * (lo_x - x0), y0 + slope * (hi_x - x0)
+        lo_y, hi_y = min(ya, yb), max(ya, yb)
+        rows = range(math.floor(lo_y), math.ceil(hi_y)) if hi_y > lo_y else (math.floor(lo_y),)
+        order = rows if (y1 >= y0) else reversed(rows)
+        for r in order:
+            # the open segment must cross the open box: a corner touch is not enough
+            if hi_y > lo_y and (min(hi_y, r + 1) - max(lo_y, r)) <= 1e-9:
+                continue
+            if (c, r) != a and (c, r) != b:
+                out.append((c, r))
+    return tuple(out)
+
+
 def ref_blocked(battle, a, b):
     mode = battle.option("line_of_sight", "units_and_terrain")
     if mode == "none":
@@ -65,7 +95,7 @@ def ref_blocked(battle, a, b):
     heights, screens = brd.terrain.heights, brd.terrain.screens
     top = max(heights.get(a, 0), heights.get(b, 0))
     units = brd.box_unit if mode == "units_and_terrain" else {}
-    for box in _line_walk(a, b):
+    for box in ref_line_walk(a, b):
         h = heights.get(box, 0)
         if h > top:
             return f"higher ground at {box}"

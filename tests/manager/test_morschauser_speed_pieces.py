@@ -9,7 +9,7 @@ from pathlib import Path
 from hypothesis import given, settings, strategies as st
 
 from manager.autopilot import Autopilot
-from manager.grid import _line_walk, direction_to, line_boxes
+from manager.grid import direction_to, line_boxes
 from manager.rules.morschauser import fire, reckoning
 from manager.rules.morschauser.board import board
 from manager.session import Session
@@ -18,7 +18,8 @@ from manager.session import Session
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_common import AUSTERLITZ, scenario  # noqa: E402
-from morschauser_refs import ref_blocked, ref_leader_scores, same_board  # noqa: E402
+from morschauser_refs import (  # noqa: E402
+    ref_blocked, ref_leader_scores, ref_line_walk, same_board)
 
 
 # ---- on random inputs ------------------------------------------------------------------------
@@ -30,7 +31,7 @@ offset = st.tuples(st.integers(-14, 14), st.integers(-14, 14))
 @given(box, offset)
 def test_line_boxes_by_offset_is_the_walk_where_it_is_drawn(a, off):
     b = (a[0] + off[0], a[1] + off[1])
-    assert line_boxes(a, b) == _line_walk(a, b)
+    assert line_boxes(a, b) == ref_line_walk(a, b)
 
 
 @settings(max_examples=200, deadline=None)

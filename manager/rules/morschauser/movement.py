@@ -147,44 +147,52 @@ def search(battle, unit, budget: float, roads_only: bool = False) -> Reach:
     here = box_of(battle, unit)
     d0 = facing_dir(unit)
     reach = Reach()
-    reach.cost[(here, d0)] = 0.0
+    first = (here, d0)
     if roads_only and "road" not in b.terrain.at(here).kinds:
+        reach.cost[first] = 0.0
         return reach
     limit = int(budget * 2 + 1e-9)
     start = [99] * 8
     start[d0] = 0
     at = {here: start}                  # box -> cost per facing (99: not reached)
-    order = [(here, d0)]                # states in the order first reached
-    buckets = [[] for _ in range(limit + 1)]
-    buckets[0].append((start, here, d0))
+    order = [first]                     # states in the order first reached
+    buckets = [[] for _ in range(limit + 2)]     # (one spare: the last cost's turns)
+    buckets[0].append(first)
     ok, ok_cache = _stepper(battle, unit, roads_only)
     ok_get = ok_cache.get
     in_zoc = b.enemy_zoc_boxes(unit.side)
     no_contact = bombarding(battle)                 # the opening bombardment: keep apart
     contact = reach.contact
     at_get = at.get
+    moves = _MOVES
     for cost in range(limit + 1):
         turn = cost + 1
         can_turn = turn <= limit
-        if can_turn:
-            later = buckets[turn]
-        for arr, box, d in buckets[cost]:
+        later = buckets[turn]
+        can_step = cost + 2 <= limit
+        for state in buckets[cost]:
+            box, d = state
+            arr = at[box]
             if arr[d] != cost:
                 continue
-            dx, dy, sc, right, left = _MOVES[d]
+            dx, dy, sc, right, left = moves[d]
             if can_turn:
                 old = arr[right]
                 if turn < old:
-                    if old == 99:
-                        order.append((box, right))
                     arr[right] = turn
-                    later.append((arr, box, right))
+                    s = (box, right)
+                    if old == 99:
+                        order.append(s)
+                    later.append(s)
                 old = arr[left]
                 if turn < old:
-                    if old == 99:
-                        order.append((box, left))
                     arr[left] = turn
-                    later.append((arr, box, left))
+                    s = (box, left)
+                    if old == 99:
+                        order.append(s)
+                    later.append(s)
+            if not can_step:
+                continue
             c = cost + sc
             if c > limit:
                 continue
@@ -203,18 +211,24 @@ def search(battle, unit, budget: float, roads_only: bool = False) -> Reach:
                 narr = at[nb] = [99] * 8
             old = narr[d]
             if c < old:
-                if old == 99:
-                    order.append((nb, d))
                 narr[d] = c
-                buckets[c].append((narr, nb, d))
+                s = (nb, d)
+                if old == 99:
+                    order.append(s)
+                buckets[c].append(s)
     # a state in a box the unit may not stop in (a friend's) is only a way through
     # (every box reached but `here` was stepped into, so its answer is in ok_cache)
     passable = {box for box, hit in ok_cache.items() if not hit[1]}
     passable.discard(here)
     cost_of = reach.cost
-    for box, d in order:
-        if box not in passable:
-            cost_of[(box, d)] = at[box][d] / 2
+    if passable:
+        for s in order:
+            box = s[0]
+            if box not in passable:
+                cost_of[s] = at[box][s[1]] / 2
+    else:
+        for s in order:
+            cost_of[s] = at[s[0]][s[1]] / 2
     return reach
 
 
