@@ -11,10 +11,10 @@ from morschauser_refs import ref_line_walk  # noqa: E402
 
 
 def test_the_whole_number_line_walk_is_the_float_walk_for_every_offset():
-    # every offset on a 160 x 160 box table: straight, diagonal, steep and shallow lines,
+    # every offset on a 100 x 100 box table: straight, diagonal, steep and shallow lines,
     # corner touches at every ratio of the offset's sides
-    for dx in range(-80, 81):
-        for dy in range(-80, 81):
+    for dx in range(-50, 51):
+        for dy in range(-50, 51):
             assert line_offsets(dx, dy) == ref_line_walk((0, 0), (dx, dy)), (dx, dy)
 
 
@@ -23,3 +23,37 @@ def test_the_line_walk_drawn_anywhere_is_the_float_walk():
         for off in ((5, 3), (-7, 2), (1, -9), (6, 6), (0, 4), (-3, 0), (10, -5)):
             b = (a[0] + off[0], a[1] + off[1])
             assert line_boxes(a, b) == ref_line_walk(a, b)
+
+
+def test_walls_not_asked_of_shapely_answer_as_the_crossing_worked_out(monkeypatch):
+    """The walls' bounding boxes pass over shapely for lines whose last box no wall comes
+    near: every line between boxes about the walls (and random ones across the table)
+    answers as the crossing worked out, and most are told without shapely."""
+    import random
+
+    from manager.rules.morschauser import fire
+    from manager.rules.morschauser.board import board
+    from manager.session import Session
+    from bench_common import AUSTERLITZ, scenario
+    monkeypatch.setattr(fire, "_WALLS", {})
+    monkeypatch.setattr(fire, "_WALLS_BY_GROUND", {})
+    t = board(Session(scenario(AUSTERLITZ, "morschauser", seed=1, turns=1)).battle).terrain
+    assert t.walls
+    near = set()
+    for w in t.walls:
+        x0, y0, x1, y1 = w.bounds
+        c0, r0 = t.grid.box_of(x0, y0)
+        c1, r1 = t.grid.box_of(x1, y1)
+        near |= {(c, r) for c in range(c0 - 2, c1 + 3) for r in range(r0 - 2, r1 + 3)}
+    rng = random.Random(5)
+    near = sorted(near)
+    pairs = [(a, b) for a in rng.sample(near, 40) for b in near]
+    pairs += [((rng.randrange(40), rng.randrange(30)), (rng.randrange(40), rng.randrange(30)))
+              for _ in range(2000)]
+    skipped = crossed = 0
+    for a, b in pairs:
+        got = fire._wall_between(t, a, b)
+        assert got == t._wall_crosses(a, b), (a, b)
+        crossed += got
+        skipped += not fire._wall_may_cross(fire._WALLS[id(t)][2], t.grid.size, a, b)
+    assert crossed > 20 and skipped > len(pairs) // 2

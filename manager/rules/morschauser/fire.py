@@ -155,14 +155,29 @@ def _wall_between(terrain, a, b) -> bool:
             if len(_WALLS_BY_GROUND) > 8:
                 _WALLS_BY_GROUND.clear()
             store = _WALLS_BY_GROUND[key] = {}
-        memo = _WALLS[id(terrain)] = (terrain, store)
+        memo = _WALLS[id(terrain)] = (terrain, store, [w.bounds for w in terrain.walls])
     hit = memo[1].get((a, b))
     if hit is None:
-        hit = memo[1][(a, b)] = terrain.wall_between(a, b)
+        hit = memo[1][(a, b)] = (_wall_may_cross(memo[2], terrain.grid.size, a, b)
+                                 and terrain.wall_between(a, b))
     return hit
 
 
-_WALLS: dict[int, tuple] = {}              # id(terrain index) -> (it, its ground's store)
+def _wall_may_cross(bounds, size: float, a, b) -> bool:
+    """False when no wall can count (shapely not asked): a wall counts where it crosses
+    the line within 1.01 boxes of b's centre, so its bounding box must meet both the
+    line's and the square about b that holds that circle (1.02: room for rounding)."""
+    ax, ay, bx, by = (a[0] + .5) * size, (a[1] + .5) * size, (b[0] + .5) * size, (b[1] + .5) * size
+    lo_x, hi_x = (ax, bx) if ax <= bx else (bx, ax)
+    lo_y, hi_y = (ay, by) if ay <= by else (by, ay)
+    r = 1.02 * size
+    lo_x, lo_y = max(lo_x, bx - r), max(lo_y, by - r)
+    hi_x, hi_y = min(hi_x, bx + r), min(hi_y, by + r)
+    return any(x0 <= hi_x and lo_x <= x1 and y0 <= hi_y and lo_y <= y1
+               for x0, y0, x1, y1 in bounds)
+
+
+_WALLS: dict[int, tuple] = {}              # id(terrain index) -> (it, its ground's store, walls' bounds)
 _WALLS_BY_GROUND: dict[tuple, dict] = {}   # (box size, walls) -> {(a, b): crossed}
 
 
