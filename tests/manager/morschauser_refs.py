@@ -161,6 +161,46 @@ def ref_choose_move(self, u, goal, near, kind, form=""):
     return cm.MoveUnit(u.id, (x, y), best[1] * 45, form)
 
 
+def ref_find_shot(self, u):
+    """Commander._find_shot as a scan of every enemy, each judged by the full rules of
+    range and arc (no index, no cheap first looks)."""
+    from manager.errors import IllegalAction
+    from manager.grid import in_front_arc
+    b = self.battle
+    try:
+        fire.check_fire_unit(b, u)
+    except IllegalAction:
+        return None
+    bomb = bombarding(b)
+    if bomb and profile(u).arm != "artillery":
+        return None
+    here, rng = box_of(b, u), fire.max_range(b, u)
+    candidates = []
+    for e in b.live_units():
+        if e.side == u.side:
+            continue
+        eb = box_of(b, e)
+        gap = reckoning.box_gap(here, eb)
+        if gap > rng or not in_front_arc(here, facing_dir(u), eb, b.option("fire_arc", 45)) or (
+                bomb and gap <= fire.GRAPE_RANGE):
+            continue
+        candidates.append(((1.5 if e.hits <= 2 else 1.0) / (1 + gap), e.id, e, eb))
+    candidates.sort(key=lambda c: (-c[0], c[1]))
+    best, looked = None, 0
+    for _, _, e, eb in candidates:
+        if fire.blocked(b, here, eb):
+            continue
+        spec = fire.fire_spec(b, u, e)
+        if spec.dice > 0:
+            value = spec.dice * reckoning.hits_per_die(spec) * (1.5 if e.hits <= 2 else 1.0)
+            if best is None or value > best[0]:
+                best = (value, cm.Fire(u.id, e.id))
+        looked += 1
+        if looked >= 3:
+            break
+    return best[1] if best else None
+
+
 def ref_leader_cost(battle, leader, to):
     import heapq
     import math

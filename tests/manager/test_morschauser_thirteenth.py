@@ -57,3 +57,45 @@ def test_walls_not_asked_of_shapely_answer_as_the_crossing_worked_out(monkeypatc
         crossed += got
         skipped += not fire._wall_may_cross(fire._WALLS[id(t)][2], t.grid.size, a, b)
     assert crossed > 20 and skipped > len(pairs) // 2
+
+
+def _play(monkeypatch, seed, turns, options=None, **patches):
+    """Austerlitz with the commander on both sides, `patches` set on the commander."""
+    from dataclasses import replace
+    from types import MappingProxyType
+
+    from manager.autopilot import Autopilot
+    from manager.rules.morschauser import commander as cm
+    from manager.session import Session
+    from bench_common import AUSTERLITZ, scenario
+    for name, fn in patches.items():
+        monkeypatch.setattr(cm.Commander, name, fn)
+    s = Session(scenario(AUSTERLITZ, "morschauser", seed=seed, turns=turns))
+    if options:
+        s.battle.set_info(replace(s.battle.info, options=MappingProxyType(
+            {**s.battle.info.options, **options})))
+    ap = Autopilot(s)
+    while not s.battle.state.over and s.battle.state.turn <= turns:
+        ap.step()
+    return s
+
+
+def test_the_shot_chosen_is_the_shot_of_a_scan_of_every_enemy(monkeypatch):
+    """The enemies near are passed over cheaply when surely out of range or behind the
+    shooter: every shot judged in play is the shot of the plain scan, under the usual
+    arc, a wide one (the cheap look off) and a narrow one."""
+    from manager.rules.morschauser import commander as cm
+    from morschauser_refs import ref_find_shot
+    real = cm.Commander._find_shot
+    seen = {"shots": 0, "none": 0}
+
+    def find_shot(self, u):
+        got = real(self, u)
+        assert got == ref_find_shot(self, u), (u.id, got)
+        seen["shots" if got else "none"] += 1
+        return got
+    _play(monkeypatch, 1, 4, _find_shot=find_shot)
+    assert seen["shots"] > 60 and seen["none"] > 100
+    for arc in (100, 30):
+        _play(monkeypatch, 2, 3, options={"fire_arc": arc}, _find_shot=find_shot)
+    assert seen["shots"] > 100

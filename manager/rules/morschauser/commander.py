@@ -329,13 +329,21 @@ class Commander:
         # the order candidates are found in does not matter: they are sorted by a key
         # that ends with the unit id
         units = b.units
+        fx, fy = DIRS[face]
+        ahead_only = arc < 89               # the arc is narrower than a half-turn
         for eid in brd.enemies_near(self.side, here, rng):
-            e = units[eid]
             eb = boxes[eid]
-            dx, dy = abs(eb[0] - hx), abs(eb[1] - hy)
+            dx, dy = eb[0] - hx, eb[1] - hy
+            # surely out, told cheaply (most of the enemies near): beyond the range on
+            # one axis (the gap is at least that), or not ahead of the shooter
+            if (dx > rng or -dx > rng or dy > rng or -dy > rng
+                    or (ahead_only and fx * dx + fy * dy <= 0)):
+                continue
+            dx, dy = abs(dx), abs(dy)
             gap = dx + dy - 0.5 * (dx if dx < dy else dy)
             if gap > rng or not in_front_arc(here, face, eb, arc) or (bomb and gap <= GRAPE_RANGE):
                 continue
+            e = units[eid]
             # rank by a cheap guess (near and weak first); exact dice only for the best few
             candidates.append(((1.5 if e.hits <= 2 else 1.0) / (1 + gap), e.id, e, eb))
         candidates.sort(key=lambda c: (-c[0], c[1]))
