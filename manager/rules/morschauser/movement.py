@@ -156,7 +156,7 @@ def search(battle, unit, budget: float, roads_only: bool = False) -> Reach:
     start[d0] = 0
     at = {here: start}                  # box -> cost per facing (99: not reached)
     order = [first]                     # states in the order first reached
-    buckets = [[] for _ in range(limit + 2)]     # (one spare: the last cost's turns)
+    buckets = [[] for _ in range(limit + 1)]
     buckets[0].append(first)
     ok, ok_cache = _stepper(battle, unit, roads_only)
     ok_get = ok_cache.get
@@ -165,9 +165,8 @@ def search(battle, unit, budget: float, roads_only: bool = False) -> Reach:
     contact = reach.contact
     at_get = at.get
     moves = _MOVES
-    for cost in range(limit + 1):
+    for cost in range(limit):           # (a state at the limit can neither turn nor step)
         turn = cost + 1
-        can_turn = turn <= limit
         later = buckets[turn]
         can_step = cost + 2 <= limit
         for state in buckets[cost]:
@@ -176,21 +175,20 @@ def search(battle, unit, budget: float, roads_only: bool = False) -> Reach:
             if arr[d] != cost:
                 continue
             dx, dy, sc, right, left = moves[d]
-            if can_turn:
-                old = arr[right]
-                if turn < old:
-                    arr[right] = turn
-                    s = (box, right)
-                    if old == 99:
-                        order.append(s)
-                    later.append(s)
-                old = arr[left]
-                if turn < old:
-                    arr[left] = turn
-                    s = (box, left)
-                    if old == 99:
-                        order.append(s)
-                    later.append(s)
+            old = arr[right]
+            if turn < old:
+                arr[right] = turn
+                s = (box, right)
+                if old == 99:
+                    order.append(s)
+                later.append(s)
+            old = arr[left]
+            if turn < old:
+                arr[left] = turn
+                s = (box, left)
+                if old == 99:
+                    order.append(s)
+                later.append(s)
             if not can_step:
                 continue
             c = cost + sc
