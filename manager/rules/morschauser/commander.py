@@ -222,12 +222,13 @@ class Commander:
         # box -> (score before facing and cost, wanted dir, pace penalty, the most any
         # facing there can score), or None for a box not to end in
         per_box: dict[Box, tuple | None] = {}
+        seen, unseen, box_score = per_box.get, _UNSEEN, self._box_score
         for r in (reach, roads):
             for (box, d), cost in r.cost.items():
-                pb = per_box.get(box, _UNSEEN)
-                if pb is _UNSEEN:
-                    pb = per_box[box] = self._box_score(box, here, anchor, artillery, near,
-                                                        ideal, goal, pace, front)
+                pb = seen(box, unseen)
+                if pb is unseen:
+                    pb = per_box[box] = box_score(box, here, anchor, artillery, near,
+                                                  ideal, goal, pace, front)
                 # facing and cost only take away: a box whose best cannot beat the best
                 # so far is passed over (rounding is monotonic, so this skips no winner)
                 if pb is None or pb[3] <= best_score:
@@ -263,16 +264,15 @@ class Commander:
     def _box_score(box, here, anchor, artillery, near, ideal, goal, pace, front):
         if box == here or (anchor and box_gap(box, anchor) > 2):
             return None
+        gap = box_gap(box, goal)
         if artillery:
             base, want = -abs(box_gap(box, near) - ideal), direction_to(box, near)
         else:
-            base, want = -box_gap(box, goal) * 2, direction_to(box, goal)
-        penalty = None
-        if pace:
-            ahead = front - box_gap(box, goal)
-            if ahead > 1.5:
-                penalty = 3 * (ahead - 1.5)
-        return base, want, penalty, base if penalty is None else base - penalty
+            base, want = -gap * 2, direction_to(box, goal)
+        if pace and front - gap > 1.5:
+            penalty = 3 * ((front - gap) - 1.5)
+            return base, want, penalty, base - penalty
+        return base, want, None, base
 
     def _score_stay(self, u, goal) -> float:
         here = box_of(self.battle, u)
