@@ -4,6 +4,7 @@ shows: after a change, the window draws exactly what a drawing from scratch draw
 from __future__ import annotations
 
 from conftest import ROOT
+from PySide6.QtCore import Qt
 
 from manager.editor_actions import EditUnit, ReshapeTerrain
 
@@ -16,9 +17,10 @@ def _frame(w):
 
 
 def _from_scratch(w):
-    """The frame with every drawing cache dropped: labels, terrain, the view's background."""
+    """The frame with every drawing cache dropped: labels, in-counter texts, terrain, the
+    view's background."""
     for item in w.scene.units.values():
-        item._plates = {}
+        item._plates, item._text_cache, item._statics = {}, {}, {}
     for item in w.scene.items():
         if hasattr(item, "_picture"):
             item._picture = None
@@ -111,3 +113,66 @@ def test_counters_are_outlined_once_readable(open_window):
     darkest = min((QColor(img.pixel(side.x() + dx, side.y())) for dx in (-1, 0, 1)),
                   key=lambda c: c.lightness())
     assert darkest.lightness() < 70, darkest.name()         # #202020 over the side
+
+
+def test_in_counter_texts_follow_hits_and_zoom_as_drawn_from_scratch(open_window):
+    """Names and strengths inside a counter are laid out once (QStaticText) per text
+    and font size: a changed strength or another zoom draws what a layout from scratch
+    draws."""
+    w = open_window(AUSTERLITZ, size=(1600, 1000))
+    w.view.set_zoom(30.0)
+    item = next(i for _, i in sorted(w.scene.units.items()) if i.isVisible()
+                and w.doc.battle.units[i.uid].hits >= 3 and i.label_mode(w.view.zoom) == "full")
+    w.view.centerOn(item)
+    before = _frame(w)
+    assert w.doc.execute(EditUnit(item.uid, (("hits", 1),)))
+    after = _frame(w)
+    box = _counter_area(w, item.uid)
+    assert before.copy(box) != after.copy(box)
+    assert after == _from_scratch(w)
+    assert w.scene.units[item.uid].drawn_text[1].split("/")[0] == "1"
+    renamed = "Régiment provisoire de grenadiers réunis de la Garde impériale"
+    assert w.doc.execute(EditUnit(item.uid, (("name", renamed),)))
+    assert _frame(w) == _from_scratch(w)
+    assert w.scene.units[item.uid].drawn_text[0] != renamed          # cut to its room
+    for factor in (1.3, 1.7, 1 / 2.21):
+        w.view.zoom_by(factor)
+        assert _frame(w) == _from_scratch(w), factor
+
+
+def test_in_counter_names_fit_their_room(open_window):
+    """The full name where it fits the room beside the mark, else the short designation
+    cut with an ellipsis; never wider than the room. "12/16" where it fits, else "12"."""
+    from PySide6.QtGui import QFont, QFontMetrics
+
+    from ui.wording import short_name
+    w = open_window(AUSTERLITZ, size=(1600, 1000))
+    seen = {"full": 0, "cut": 0}
+    for zoom in (20.0, 30.0, 60.0):
+        w.view.set_zoom(zoom)
+        units = sorted(w.scene.units.items())
+        for item in (units[0][1], units[len(units) // 2][1], units[-1][1]):
+            w.view.centerOn(item)
+            _frame(w)
+        for item in w.scene.units.values():
+            if item.drawn_text is None or not item.isVisible():
+                continue
+            name, hits, _ = item.drawn_text
+            if 90 < item.rotation() % 360 <= 270:
+                continue                        # (drawn turned round: the mark's side swaps)
+            r, sym = item._rect, item._sym
+            room = (r.right() - sym.right() - 0.1) * w.view.zoom     # beside the mark
+            font = QFont("Sans")
+            font.setPixelSize(max(1, int(r.height() * 0.34 * w.view.zoom)))
+            fm = QFontMetrics(font)
+            if fm.horizontalAdvance(item.record.name) <= int(room):
+                assert name == item.record.name
+                seen["full"] += 1
+            else:
+                assert name == fm.elidedText(short_name(item.record.name), Qt.ElideRight, int(room))
+                seen["cut"] += 1
+            assert fm.horizontalAdvance(name) <= room
+            full = f"{item.record.hits}/{item.record.max_hits}"
+            assert hits == (full if fm.horizontalAdvance(full) <= room else str(item.record.hits))
+            item.drawn_text = None
+    assert seen["full"] and seen["cut"], seen

@@ -6,7 +6,8 @@ import math
 from pathlib import Path
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPainterPath, QPen, QPixmap
+from PySide6.QtGui import (QBrush, QColor, QFont, QFontMetrics, QPainter, QPainterPath, QPen, QPixmap,
+                           QStaticText)
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QGraphicsItem
 
@@ -50,7 +51,9 @@ class UnitItem(QGraphicsItem):
         self.setFlag(QGraphicsItem.ItemIsSelectable)
         self.setAcceptHoverEvents(True)
         self.setZValue(UNIT_Z)
-        self._text_cache = None
+        self._text_cache: dict = {}     # font pixel size -> what the in-counter texts need
+        self._statics: dict = {}        # text -> QStaticText
+        self.drawn_text = None          # (name, strength, room in pixels) at the last paint
         self._plates: dict = {}        # (label, pixel ratio) -> compact label pixmap
         self._rect = self._sym = QRectF()
         self._bounds = QRectF(-0.3, -0.3, 0.6, 0.6)
@@ -77,7 +80,7 @@ class UnitItem(QGraphicsItem):
         self._shape.addRect(self._rect)
         self._colour = QColor(colour)
         self._label = unit.name
-        self._text_cache = None
+        self._text_cache, self._statics = {}, {}
         self._plates = {}
         self._hits = f"{unit.hits}/{unit.max_hits}"
         # at the fit-all zoom: short designation over strength ("IV Ln5" / "4"), or
@@ -211,6 +214,25 @@ class UnitItem(QGraphicsItem):
         self._plates[key] = pm     # both labels kept: a zoom about the switch flips them
         return pm
 
+    def _lay_out(self, size: int) -> tuple:
+        """What the in-counter texts need at a font of `size` pixels: font, metrics, the
+        full name's width, its short designation, the strength's width."""
+        font = QFont("Sans")
+        font.setPixelSize(size)
+        fm = QFontMetrics(font)
+        texts = self._text_cache[size] = (font, fm, fm.horizontalAdvance(self._label),
+                                          short_name(self._label), fm.horizontalAdvance(self._hits))
+        return texts
+
+    def _static(self, text: str) -> QStaticText:
+        """A text laid out once (QStaticText): drawn from a rectangle, it was laid out
+        again at every paint."""
+        st = self._statics.get(text)
+        if st is None:
+            st = self._statics[text] = QStaticText(text)
+            st.setTextFormat(Qt.PlainText)          # a name with "<" is not markup
+        return st
+
     def _paint_text(self, p: QPainter, lod: float) -> None:
         r, sym = self._rect, self._sym
         p.save()
@@ -224,20 +246,18 @@ class UnitItem(QGraphicsItem):
         text_rect = QRectF((sym.right() + 0.05) * lod, r.top() * lod,
                            (r.right() - sym.right() - 0.1) * lod, r.height() * lod)
         size = max(1, int(r.height() * 0.34 * lod))
-        cache = self._text_cache
-        if cache is None or cache[0] != size:       # lay the text out once per zoom level
-            font = QFont("Sans")
-            font.setPixelSize(size)
-            fm, room = QFontMetrics(font), int(text_rect.width())
-            # the full name if it fits, else the short designation ("4e Lig" beats "4…")
-            name = self._label if fm.horizontalAdvance(self._label) <= room else fm.elidedText(
-                short_name(self._label), Qt.ElideRight, room)
-            cache = self._text_cache = (size, font, name)
-        p.setFont(cache[1])
-        p.drawText(text_rect, TOP_LEFT, cache[2])
+        font, fm, full, short, hits_width = self._text_cache.get(size) or self._lay_out(size)
+        room = int(text_rect.width())
+        # the full name if it fits, else the short designation ("4e Lig" beats "4…")
+        name = self._label if full <= room else fm.elidedText(short, Qt.ElideRight, room)
         # the strength always shows: "12/16" where it fits, else "12" (never a cut "/16")
-        fits = QFontMetrics(cache[1]).horizontalAdvance(self._hits) <= text_rect.width()
-        p.drawText(text_rect, BOTTOM_RIGHT, self._hits if fits else self._hits.split("/")[0])
+        hits = self._hits if hits_width <= text_rect.width() else self._hits.split("/")[0]
+        self.drawn_text = (name, hits, room)        # (the tests read what was drawn)
+        p.setFont(font)             # (a static text is drawn in the painter's font)
+        p.drawStaticText(text_rect.topLeft(), self._static(name))
+        shown = self._static(hits)
+        box = shown.size()
+        p.drawStaticText(QPointF(text_rect.right() - box.width(), text_rect.bottom() - box.height()), shown)
         p.restore()
 
 
