@@ -19,9 +19,10 @@ from .charges import answers, charged_reread, reaction_for
 from .losses import moved_leaders
 from .melee import charged_now, setup
 from .melee_exact import exact_melee_odds
-from .melee_parts import _Pmfs, _shared_support
+from .melee_parts import SUPPORT_PARTS, _Pmfs, _shared_support
 from .battery_odds import bonus_without as _bonus_without, on_trial, stray_risk
 from .state import arm, is_skirmish
+from .support import FRIENDS_FROM
 
 
 def melee_odds(battle, m: Melee, support=None, exact: bool = True, shared=None) -> Odds:
@@ -237,6 +238,9 @@ def charge_odds(battle, action, exact: bool = True, shared: dict | None = None,
     memo: dict = {} if melees is None else melees
     if shared is None:
         shared = {}                   # support fire, by the charged unit's formation
+    # the answers' copies differ from `battle` only in the melee's own units (and the
+    # generals): support fire finds the friends near on `battle`'s grid
+    shared.setdefault(SUPPORT_PARTS, {}).setdefault(FRIENDS_FROM, battle)
     risk = stray_risk(battle, target)
     for face, column, score in answers(battle, unit, target):
         again = charged_reread(battle, target, face, score) if column == "rally" else None

@@ -151,6 +151,9 @@ def _support(battle, m: Melee, side: str, target, chosen=None, parts=None) -> Di
     return total
 
 
+SUPPORT_PARTS = "support parts"     # shared's dict of support.supporters' parts
+
+
 def _shared_support(shared, battle, m: Melee, side: str, target, chosen) -> Dist:
     """_support, shared between the answers a charge_odds weighs (`shared`: one dict per
     charge_odds call, or None). Those answers are copies of one battle that differ only
@@ -163,6 +166,6 @@ def _shared_support(shared, battle, m: Melee, side: str, target, chosen) -> Dist
         return _support(battle, m, side, target, chosen)
     key = (side, target.id, chosen, battle.units[m.defender].formation)
     if key not in shared:
-        parts = shared.setdefault("support parts", {})
+        parts = shared.setdefault(SUPPORT_PARTS, {})
         shared[key] = _support(battle, m, side, target, chosen, parts)
     return shared[key]

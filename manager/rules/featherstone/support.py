@@ -113,6 +113,11 @@ def supporters(battle, melee, side: str, chosen=None, parts: dict | None = None)
     return out
 
 
+# `parts[FRIENDS_FROM]`: a battle whose live units but the melee's own are the very records
+# of the battles `parts` serves, in the same order (charge_odds' battle, of its copies)
+FRIENDS_FROM = "friends from"
+
+
 # What `parts` keeps reads only the friends of `side` (their records, bases and marks, the
 # chargers) and the enemy looked at: the same in battles that differ only in the melee's
 # own units, but for the enemy, whose very record the looks at it are kept with.
@@ -124,7 +129,10 @@ def _near(battle, melee, side, chosen, fighting, parts) -> tuple:
     centre = battle.units[melee.defender].pos
     memo, info = battle.kept("featherstone.support_rows", dict), battle.info
     near, rows = [], []
-    for u in near_units(battle, centre, 60, side):
+    # (the grid of FRIENDS_FROM's battle, kept from version to version, not the trial
+    # copy's own, built afresh for each copy: the same records less the melee's own)
+    source = battle if parts is None else parts.get(FRIENDS_FROM, battle)
+    for u in near_units(source, centre, 60, side):
         if u.id in fighting or (chosen is not None and u.id not in chosen):
             continue
         row = memo.get(u.id)
