@@ -17,6 +17,7 @@ MARGIN on every axis, so the rules' own scan refuses the shot too).
 from __future__ import annotations
 
 from math import hypot
+from operator import itemgetter
 
 from ... import spatial
 from ...sightlines import MARGIN
@@ -25,6 +26,7 @@ from .rows import rows
 CENTRE_WITHIN = 4.5     # the rules' scan asks the bases whose centre is this near the line
 BLOCKERS = "featherstone.sight_blockers"    # (origin id, x, y, end id, x, y) -> (id, base)
 KEPT_AT_MOST = 50_000   # lines kept before the store starts afresh
+_DISTANCE = itemgetter(0)   # a scanned base's squared distance from the origin
 
 
 def crossed(battle, origin, ends) -> list:
@@ -82,8 +84,10 @@ def _first_across(battle, t, origin, ends) -> list:
             cx, cy = lx[k] - ax, y - ay
             near.append((cx * cx + cy * cy, k, cx, cy, diag[k]))
     # the nearest bases first: those in front of the shooter cross most of its lines,
-    # and a line's answer is the first base found across it (the same whatever the order)
-    near.sort()
+    # and a line's answer is the first base found across it (the same whatever the order,
+    # so bases at the very same distance stay in the band's order: a sort on the float
+    # alone, less than half the instructions of one on the tuples)
+    near.sort(key=_DISTANCE)
     index = t.index
     out = []
     for e, tx, ty in zip(ends, ex, ey):
