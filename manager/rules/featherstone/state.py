@@ -249,7 +249,8 @@ def near_bases(battle, unit, side: str, reach: float, inches: float) -> list:
     r = math.hypot(fp.frontage, fp.depth) / 2
     d = np.hypot(g.xs - unit.x, g.ys - unit.y)
     apart = d - spatial.radii(battle, footprint) - r
-    keep = (d <= reach + 1e-9) & (apart <= inches + 1e-6 + 1e-9)
+    # (the side's bases only: the shooter's friends near are as many as its enemies)
+    keep = (d <= reach + 1e-9) & (apart <= inches + 1e-6 + 1e-9) & _of_side(battle, g, side)
     # numpy's hypot and sums differ from math's by far less than 1e-9 inches: a base
     # that clears both bounds by 1e-9 passes the exact tests too, so only a thin band
     # about either border is measured again
@@ -257,9 +258,21 @@ def near_bases(battle, unit, side: str, reach: float, inches: float) -> list:
     units = g.units
     upos = unit.pos
     idx = np.flatnonzero(keep)
-    return [e for e, s in zip((units[k] for k in idx.tolist()), sure[idx].tolist())
-            if e.side == side and (s or (distance(e.pos, upos) <= reach
-                                         and not surely_apart(fp, footprint(battle, e), inches)))]
+    return [units[k] for k, s in zip(idx.tolist(), sure[idx].tolist())
+            if s or (distance(units[k].pos, upos) <= reach
+                     and not surely_apart(fp, footprint(battle, units[k]), inches))]
+
+
+def _of_side(battle, g, side: str) -> np.ndarray:
+    """Is each unit of grid `g` (in its order) of `side`? Kept for the grid as last
+    built: a unit patched in place keeps its place and side; a rebuild is a new
+    generation (and another battle's grid another object)."""
+    store = battle.kept("featherstone.side_masks", dict)
+    hit = store.get(side)
+    if hit is None or hit[0] is not g or hit[1] != g.generation:
+        hit = store[side] = (g, g.generation, np.array([u.side == side for u in g.units],
+                                                       dtype=bool))
+    return hit[2]
 
 
 def near_the_move(battle, unit, end, start=None, reach: float | None = None,
