@@ -98,7 +98,8 @@ class _Shooters:
         self._exposures = CavalryMixin._exposures.__get__(self)
 
     def _shooter_arrays(self):
-        return self.rows, tuple(np.array(c, dtype=float) for c in zip(*self.rows))
+        from manager.rules.d3.ride_spots import shooter_columns
+        return self.rows, shooter_columns(self.rows)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -123,7 +123,7 @@ class SpotsMixin:
             rows = [(s.x, s.y, s.facing, RANGE[utype(s)] + 2,
                      2.0 if utype(s) == "infantry" else 1.0)          # mean D3, D3-1
                     for s in enemies if utype(s) != "cavalry"]
-            return rows, tuple(np.array(c, dtype=float) for c in zip(*rows))
+            return rows, shooter_columns(rows)
 
         def build():
             enemies = tuple(b.live_units(b.enemy_of(self.side)))
@@ -156,27 +156,26 @@ class SpotsMixin:
         shooters, columns = self._shooter_arrays()
         if not spots or not shooters:
             return [0.0] * len(spots)
-        sx, sy, sf, reach, weight = columns
+        sx, sy, _, _, weight, r, sin, cos, near2, far2 = columns
         xs, ys = [p[0] for p in spots], [p[1] for p in spots]
-        # the shooters farther than their reach (and a thousandth) from the spots' box
-        # on either axis reach none of them: left out, their pairs are neither hits nor
-        # near an edge
+        # the shooters farther than their reach (and a thousandth: r) from the spots'
+        # box on either axis reach none of them: left out, their pairs are neither hits
+        # nor near an edge
         x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
-        r = reach + 1e-3
         cols = ((np.abs(sx - (x0 + x1) / 2) <= r + (x1 - x0) / 2) &
                 (np.abs(sy - (y0 + y1) / 2) <= r + (y1 - y0) / 2)).nonzero()[0]
         if not len(cols):
             return [0.0] * len(spots)
-        sx, sy, sf, reach, weight = (c[cols] for c in columns)
-        r = np.radians(sf)
+        sx, sy, weight, sin, cos, near2, far2 = (c[cols] for c in (sx, sy, weight, sin, cos,
+                                                                   near2, far2))
         dx = np.array(xs)[:, None] - sx
         dy = np.array(ys)[:, None] - sy
         d2 = dx * dx + dy * dy
-        dot = dx * np.sin(r) - dy * np.cos(r)          # |line| * cos(its turn off facing)
+        dot = dx * sin - dy * cos                      # |line| * cos(its turn off facing)
         q = dot * dot - ARC_COS2 * d2                  # d^2 (cos^2 - cos^2 60)
         m = d2 * 1e-7 + 1e-12
-        sure = (d2 < (reach - 1e-6) ** 2) & (dot > 0) & (q > m)
-        edge = (d2 <= (reach + 1e-6) ** 2) & ~sure & (dot >= 0) & (q >= -m)
+        sure = (d2 < near2) & (dot > 0) & (q > m)
+        edge = (d2 <= far2) & ~sure & (dot >= 0) & (q >= -m)
         # (the weights are 1 and 2: their sums are exact in any order, so the matrix
         # product's are the row sums')
         out = (sure @ weight).tolist()
@@ -227,6 +226,20 @@ class SpotsMixin:
                        self._blow_worths(e))
             hit = store[e.id] = (e, b.info, b.battlefield, row)
         return hit[3]
+
+def shooter_columns(rows) -> tuple:
+    """The shooter rows' columns as numpy arrays (x, y, facing, reach, weight), then what
+    every `_exposures` pass reads of them: the reach and a thousandth (the spots' box),
+    the facing's sine and cosine, the squared reach a millionth short of it and beyond
+    it. Kept with the rows, worked out once for all their passes: each element the
+    floats of the pass's own arithmetic (element by element; numpy's sine and cosine,
+    whose last bit may differ with an element's place in an array, lie far inside the
+    arc's margin, whose border pairs are judged by the plain test)."""
+    x, y, facing, reach, weight = (np.array(c, dtype=float) for c in zip(*rows))
+    r = np.radians(facing)
+    return (x, y, facing, reach, weight, reach + 1e-3, np.sin(r), np.cos(r),
+            (reach - 1e-6) ** 2, (reach + 1e-6) ** 2)
+
 
 CRAMP = 1.5                                  # inches: a gap under this is "hard against"
 SURE_CRAMP = (CRAMP - 1e-6) / math.sqrt(2)   # a separation up to this: a gap under CRAMP
