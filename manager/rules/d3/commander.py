@@ -60,12 +60,13 @@ class Commander(CavalryMixin, OrdersCommander):
     # ---- movement ------------------------------------------------------------------------
     def _move(self):
         b = self.battle
-        for l in self.leaders():        # the text's "must move 12 inches away", whenever it
+        leaders = self.leaders()        # (asking a general's order changes nothing: once)
+        for l in leaders:               # the text's "must move 12 inches away", whenever it
             if not l.moved and threatened_general(b, l):   # arises (a friend moving off
                 action = self._general(l)                  # can expose him after his turn)
                 if action is not None:
                     return action
-        return (self.first_order(self.leaders(), self._general, lambda l: l.moved)
+        return (self.first_order(leaders, self._general, lambda l: l.moved)
                 or self.first_order(self.battle.live_units(self.side), self._unit,
                                     lambda u: u.moved or mark(u, "charging")))
 
