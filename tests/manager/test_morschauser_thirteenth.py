@@ -99,3 +99,30 @@ def test_the_shot_chosen_is_the_shot_of_a_scan_of_every_enemy(monkeypatch):
     for arc in (100, 30):
         _play(monkeypatch, 2, 3, options={"fire_arc": arc}, _find_shot=find_shot)
     assert seen["shots"] > 100
+
+
+def test_the_enemies_are_the_scan_of_every_live_unit_in_play():
+    """With two sides the enemy's own live view is the scan of every live unit not of
+    this side, in the battle's order, and so are their boxes: at every step of 3 turns
+    (moves, fire, falls back, eliminations) and after a unit is put back."""
+    from manager.autopilot import Autopilot
+    from manager.rules.morschauser.board import board
+    from manager.rules.morschauser.commander import enemies_of
+    from manager.session import Session
+    from bench_common import AUSTERLITZ, scenario
+    s = Session(scenario(AUSTERLITZ, "morschauser", seed=4, turns=3))
+    ap, steps = Autopilot(s), 0
+    while not s.battle.state.over and s.battle.state.turn <= 3:
+        ap.step()
+        b = s.battle
+        for side in b.sides:
+            want = [u for u in b.live_units() if u.side != side]
+            got, boxes = enemies_of(b, side)
+            assert got == want and boxes == [board(b).unit_box[u.id] for u in want]
+        steps += 1
+    gone = [u for u in s.battle.units.values() if u.eliminated]
+    assert steps > 200 and gone
+    b = s.battle
+    b.update_unit(gone[0].id, eliminated=False, hits=1)       # one put back
+    for side in b.sides:
+        assert enemies_of(b, side)[0] == [u for u in b.live_units() if u.side != side]

@@ -153,7 +153,10 @@ class Board:
         return self.refusals(kind, rule).get(box, "")
 
     def has_enemies(self, side: str) -> bool:
-        return any(cells for s, cells in self.cells.items() if s != side)
+        for s, cells in self.cells.items():         # (asked before every proposal)
+            if s != side and cells:
+                return True
+        return False
 
     def enemies_near(self, side: str, here: Box, reach: float) -> list[str]:
         """Every enemy unit within `reach` boxes of `here` on both axes, and maybe a few

@@ -30,7 +30,11 @@ def enemies_of(battle, side: str) -> tuple[list, list[Box]]:
     change (the commander asks on every proposal)."""
     def build():
         brd = board(battle)
-        enemies = [u for u in battle.live_units() if u.side != side]
+        others = [s for s in battle.sides if s != side]
+        if len(others) == 1:            # one enemy: his own view, kept from the journal
+            enemies = battle.live_units(others[0])
+        else:
+            enemies = [u for u in battle.live_units() if u.side != side]
         return enemies, [brd.unit_box[e.id] for e in enemies]
     return battle.cached(("morschauser.enemies", side), build)
 
