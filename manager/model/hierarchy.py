@@ -104,9 +104,12 @@ class Hierarchy:
         return self.leader_of_command(self._command_of[uid])
 
     def units_within(self, lid: str, radius: float, where: Callable[[str], object],
-                     leader_at: object, distance: Callable[[object, object], float]) -> list[str]:
-        """The leader's units no farther than `radius` from him, by the ruleset's measure."""
-        return [u for u in self.units_led_by(lid) if distance(leader_at, where(u)) <= radius]
+                     leader_at: object, distance: Callable[[object, object], float],
+                     among: Iterable[str] | None = None) -> list[str]:
+        """The leader's units no farther than `radius` from him, by the ruleset's measure
+        (only those `among`, when given: a few of his, in his order)."""
+        return [u for u in (self.units_led_by(lid) if among is None else among)
+                if distance(leader_at, where(u)) <= radius]
 
     @staticmethod
     def removed_count(units: Iterable[str], eliminated: Callable[[str], bool]) -> int:

@@ -126,3 +126,34 @@ def test_the_enemies_are_the_scan_of_every_live_unit_in_play():
     b.update_unit(gone[0].id, eliminated=False, hits=1)       # one put back
     for side in b.sides:
         assert enemies_of(b, side)[0] == [u for u in b.live_units() if u.side != side]
+
+
+def test_the_units_a_leader_may_rally_are_those_of_the_distance_first_scan(monkeypatch):
+    """Units short of hits are picked before their distance is measured: every leader's
+    answer at every step of 4 turns (the army's General among them) is the old scan's,
+    order included, and some answers hold units."""
+    from manager.autopilot import Autopilot
+    from manager.rules.morschauser import morale
+    from manager.rules.morschauser.board import board, box_of, distance
+    from manager.rules.morschauser.tables import LEADER
+    from manager.session import Session
+    from bench_common import AUSTERLITZ, scenario
+
+    def old(battle, leader):
+        if morale.commands_nothing(battle, leader):
+            return []
+        ub = board(battle).unit_box
+        near = battle.hierarchy.units_within(
+            leader.id, LEADER["radius"], lambda u: ub[u] if u in ub else box_of(battle, battle.units[u]),
+            box_of(battle, leader), distance)
+        return [u for u in near if not battle.units[u].eliminated
+                and battle.units[u].hits < battle.units[u].max_hits]
+    s = Session(scenario(AUSTERLITZ, "morschauser", seed=1, turns=4))
+    ap, held = Autopilot(s), 0
+    while not s.battle.state.over and s.battle.state.turn <= 4:
+        ap.step()
+        for leader in s.battle.live_leaders():
+            got = morale.rallyable(s.battle, leader)
+            assert got == old(s.battle, leader), leader.id
+            held += bool(got)
+    assert held > 100

@@ -238,11 +238,15 @@ def rallyable(battle, leader) -> list[str]:
     if commands_nothing(battle, leader):
         return []
     ub = board(battle).unit_box             # live units' boxes, as box_of gives them
-    near = h.units_within(leader.id, LEADER["radius"],
-                          lambda u: ub[u] if u in ub else box_of(battle, battle.units[u]),
-                          box_of(battle, leader), distance)
-    return [u for u in near if not battle.units[u].eliminated
-            and battle.units[u].hits < battle.units[u].max_hits]
+    units = battle.units
+    # the ones short of hits first (a few), then their distance: the army's General
+    # leads the whole army (the same units, in the same order, as units_within's)
+    hurt = [u for u in h.units_led_by(leader.id)
+            if not units[u].eliminated and units[u].hits < units[u].max_hits]
+    if not hurt:
+        return []
+    return h.units_within(leader.id, LEADER["radius"], ub.__getitem__, box_of(battle, leader),
+                          distance, hurt)
 
 
 def rally_score(battle, leader, face: int) -> tuple[int, int]:
