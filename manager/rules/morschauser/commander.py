@@ -15,7 +15,7 @@ from ...game_actions import (ChangeFormation, EndPhase, Fire, MoveLeader, MoveUn
                              ResolveMelee)
 from ...grid import DIRS, Box, box_distance, direction_to, front_boxes, in_front_arc, step
 from .board import board, bombarding, box_of, facing_dir, profile
-from .fire import GRAPE_RANGE, blocked, check_fire_unit, fire_spec, max_range
+from .fire import GRAPE_RANGE, check_fire_unit, fire_spec, max_range, sight
 from .melee import melees
 from .morale import rallyable
 from .movement import EDGE_DIR, contact_facings, leader_cost
@@ -352,8 +352,9 @@ class Commander:
             candidates.append(((1.5 if e.hits <= 2 else 1.0) / (1 + gap), e.id, e, eb))
         candidates.sort(key=lambda c: (-c[0], c[1]))
         best, looked = None, 0
+        hidden = sight(b, why=False)
         for _, _, e, eb in candidates:
-            if blocked(b, here, eb):
+            if hidden(here, eb):
                 continue
             spec = fire_spec(b, u, e)
             if spec.dice > 0:

@@ -55,17 +55,30 @@ def blocked(battle, a, b) -> str:
 
 
 def _blocked(battle, a, b) -> str:
+    return sight(battle)(a, b)
+
+
+def sight(battle, why: bool = True):
+    """see(a, b) for many lines at this battle version: why the line of sight from box a
+    to box b is blocked ('' when clear), or with why=False only whether it is. The
+    option, the board and the ground are looked up once (the commander asks of every
+    target it weighs)."""
     mode = battle.option("line_of_sight", "units_and_terrain")
     if mode == "none":
-        return ""
+        return lambda a, b: "" if why else False
     brd = board(battle)
-    may_hide, terrain_why = _sight_plan(brd.terrain, a, b)
-    if mode == "units_and_terrain":
-        units = brd.box_unit
-        for box in may_hide:
-            if box in units:                    # troops on the line, unless shot over from a hill
-                return f"{battle.units[units[box]].name} is in the way"
-    return terrain_why
+    terrain = brd.terrain
+    units = brd.box_unit if mode == "units_and_terrain" else None
+    records = battle.units
+
+    def see(a, b):
+        may_hide, terrain_why = _sight_plan(terrain, a, b)
+        if units is not None:
+            for box in may_hide:
+                if box in units:            # troops on the line, unless shot over from a hill
+                    return f"{records[units[box]].name} is in the way" if why else True
+        return terrain_why if why else terrain_why != ""
+    return see
 
 
 def _sight_plan(terrain, a, b) -> tuple[tuple, str]:
