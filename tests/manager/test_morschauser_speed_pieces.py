@@ -145,16 +145,6 @@ def test_wall_answers_kept_by_the_ground_are_the_crossing_worked_out(monkeypatch
     assert crossed > 0 and fire._WALLS[id(t2)][1] is warmed
 
 
-@settings(max_examples=300, deadline=None)
-@given(box, st.lists(box, min_size=1, max_size=70), box, st.sampled_from([4, 6, 6.5]),
-       st.sets(box, max_size=10))
-def test_a_leaders_own_box_scores_as_in_the_numpy_pass(here, units, want, radius, taken):
-    if len(taken) > 2:
-        taken.add(here)                                  # a unit in his box, often enough
-    assert reckoning.spot_score(here, units, want, radius, taken) == \
-        reckoning.leader_spot_scores([here], units, want, radius, taken)[0][0]
-
-
 def _melee_outcomes_by_product(battle, ps, penalties):
     """The plain reference for pieces_odds' outcomes: every combination of hits on every
     target (itertools.product of the targets' distributions), each as a Fraction."""

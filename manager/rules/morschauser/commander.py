@@ -21,7 +21,7 @@ from .morale import rallyable
 from .movement import EDGE_DIR, contact_facings, leader_cost
 from .moves import move_options
 from .reckoning import (TURN_OFF, around, box_gap, hits_per_die, leader_spot_scores, nearest,
-                        nearest_all, spot_score, turn_off)
+                        nearest_all, turn_off)
 from .tables import FOOT_GUNS, LEADER
 
 
@@ -388,9 +388,11 @@ class Commander:
 
         def scores(boxes):
             return leader_spot_scores(boxes, spots_of_units, want, radius, brd.box_unit)
-        here_score = spot_score(here, spots_of_units, want, radius, brd.box_unit)
-        spots = sorted(scores([bx for bx in around(want, 2)
-                               if brd.grid.contains(bx) and box_gap(here, bx) <= LEADER["move"]]))
+        # his own box scored in the same pass, last (each row is scored on its own)
+        spots = scores([bx for bx in around(want, 2)
+                        if brd.grid.contains(bx) and box_gap(here, bx) <= LEADER["move"]] + [here])
+        here_score = spots.pop()[0]
+        spots.sort()
         if not spots:                       # too far to reach the spot: ride toward it
             spots = sorted(scores([bx for bx in around(here, 4)
                                    if brd.grid.contains(bx) and box_gap(here, bx) <= LEADER["move"]]))

@@ -55,13 +55,6 @@ def leader_spot_scores(boxes: list[Box], units: list[Box], want: Box, radius: fl
             for box, f in zip(boxes, far)]
 
 
-def spot_score(box: Box, units: list[Box], want: Box, radius: float, taken) -> float:
-    """leader_spot_scores for one box (his own): the same sum by plain arithmetic (whole
-    and half boxes, exact in floats) without numpy's cost for a single row."""
-    far = sum(1 for ub in units if box_gap(box, ub) > radius)
-    return box_gap(box, want) + 3 * far + (1 if box in taken else 0)
-
-
 def around(centre: Box, radius: int):
     for dx in range(-radius, radius + 1):
         for dy in range(-radius, radius + 1):
