@@ -3,6 +3,7 @@ reference the speed tests compare the fast paths with; and a board compared fiel
 """
 import math
 
+from manager.game_actions import Fire
 from manager.grid import DIRS, Box, direction_to
 from manager.rules.morschauser import commander as cm, reckoning
 from manager.rules.morschauser import fire, moves
@@ -194,7 +195,7 @@ def ref_find_shot(self, u):
         if spec.dice > 0:
             value = spec.dice * reckoning.hits_per_die(spec) * (1.5 if e.hits <= 2 else 1.0)
             if best is None or value > best[0]:
-                best = (value, cm.Fire(u.id, e.id))
+                best = (value, Fire(u.id, e.id))
         looked += 1
         if looked >= 3:
             break

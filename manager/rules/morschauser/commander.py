@@ -10,18 +10,18 @@ from __future__ import annotations
 
 
 from ...autopilot import read_orders
-from ...errors import IllegalAction
-from ...game_actions import (ChangeFormation, EndPhase, Fire, MoveLeader, MoveUnit, Rally,
+from ...game_actions import (ChangeFormation, EndPhase, MoveLeader, MoveUnit, Rally,
                              ResolveMelee)
-from ...grid import DIRS, Box, box_distance, direction_to, front_boxes, in_front_arc, step
-from .board import board, bombarding, box_of, facing_dir, profile
-from .fire import GRAPE_RANGE, check_fire_unit, fire_spec, max_range, sight
+from ...grid import DIRS, Box, box_distance, direction_to, front_boxes, step
+from .board import board, box_of, facing_dir, profile
+from .fire import max_range
 from .melee import melees
 from .morale import rallyable
 from .movement import EDGE_DIR, contact_facings, leader_cost
 from .moves import move_options
-from .reckoning import (TURN_OFF, around, box_gap, hits_per_die, leader_spot_scores, nearest,
-                        nearest_all, turn_off)
+from .reckoning import (TURN_OFF, around, box_gap, leader_spot_scores, nearest, nearest_all,
+                        turn_off)
+from .shot_choice import find_shot
 from .tables import FOOT_GUNS, LEADER
 
 
@@ -307,65 +307,8 @@ class Commander:
         return b.cached(("morschauser.best_shot", self.side, u.id), lambda: self._find_shot(u))
 
     def _find_shot(self, u):
-        """The shot with the most expected hits (weak targets count more), or None.
-
-        Cheap filters first (range, arc), the firer's own eligibility once, then line of
-        sight and dice only for the few targets left; the Session re-checks the winner.
-        """
-        b = self.battle
-        try:
-            check_fire_unit(b, u)
-        except IllegalAction:
-            return None
-        # the opening bombardment: only guns fire, and only beyond grape (a refused
-        # proposal is not in the log, so it must not be made at all)
-        bomb = bombarding(b)
-        if bomb and profile(u).arm != "artillery":
-            return None
-        brd = board(b)
-        here = brd.unit_box[u.id]
-        rng = max_range(b, u)
-        face = facing_dir(u)
-        arc = b.option("fire_arc", 45)
-        candidates = []
-        hx, hy = here
-        boxes = brd.unit_box
-        # the order candidates are found in does not matter: they are sorted by a key
-        # that ends with the unit id
-        units = b.units
-        fx, fy = DIRS[face]
-        ahead_only = arc < 89               # the arc is narrower than a half-turn
-        for eid in brd.enemies_near(self.side, here, rng):
-            eb = boxes[eid]
-            dx, dy = eb[0] - hx, eb[1] - hy
-            # surely out, told cheaply (most of the enemies near): beyond the range on
-            # one axis (the gap is at least that), or not ahead of the shooter
-            if (dx > rng or -dx > rng or dy > rng or -dy > rng
-                    or (ahead_only and fx * dx + fy * dy <= 0)):
-                continue
-            dx, dy = abs(dx), abs(dy)
-            gap = dx + dy - 0.5 * (dx if dx < dy else dy)
-            if gap > rng or not in_front_arc(here, face, eb, arc) or (bomb and gap <= GRAPE_RANGE):
-                continue
-            e = units[eid]
-            # rank by a cheap guess (near and weak first); exact dice only for the best few
-            candidates.append(((1.5 if e.hits <= 2 else 1.0) / (1 + gap), e.id, e, eb))
-        candidates.sort(key=lambda c: (-c[0], c[1]))
-        best, looked = None, 0
-        hidden = sight(b, why=False)
-        for _, _, e, eb in candidates:
-            if hidden(here, eb):
-                continue
-            spec = fire_spec(b, u, e)
-            if spec.dice > 0:
-                per_die = hits_per_die(spec)
-                value = spec.dice * per_die * (1.5 if e.hits <= 2 else 1.0)
-                if best is None or value > best[0]:
-                    best = (value, Fire(u.id, e.id))
-            looked += 1
-            if looked >= 3:
-                break
-        return best[1] if best else None
+        """The shot with the most expected hits (weak targets count more), or None."""
+        return find_shot(self.battle, self.side, u)
 
     # ---- leaders -----------------------------------------------------------------------------
     def _leader_move(self, leader):
