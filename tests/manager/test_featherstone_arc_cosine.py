@@ -51,8 +51,8 @@ def test_maybe_in_arc_is_the_bearings_list_in_play(monkeypatch):
     asked, out = [], [0]
     real = fire_sight.maybe_in_arc
 
-    def both(battle, unit, targets):
-        got = real(battle, unit, targets)
+    def both(battle, unit, targets, apart=None):    # (near_bases' bounds: arc_apart)
+        got = real(battle, unit, targets, apart)
         want = list(targets)
         if unit.formation != "square":
             fp = footprint(battle, unit)

@@ -31,8 +31,8 @@ from .choices import charge_value, commit_for_defence, counter_choice, reroll_ch
 from .morale import may_influence, to_check
 from .moves import landing_on
 from .shot_bound import shot_bound
-from .state import (allowance, arm, engaged, engaged_ids, footprint, near_bases, near_units,
-                    profile, unit_gap)
+from .state import (allowance, arm, engaged, engaged_ids, footprint, near_bases_apart,
+                    near_units, profile, unit_gap)
 from .tables import ARTILLERY_RANGES, GENERAL_MOVE, NEAR_MOD, PROFILES, SMALL_ARMS
 from .threats import charge_looks, threatened_ids
 
@@ -220,8 +220,8 @@ class Commander(OrdersCommander):
     def _has_target(self, u) -> bool:
         # beyond range or surely hidden by a base (all judged together): no shot, value 0
         b = self.battle
-        cands = maybe_in_arc(b, u, near_bases(b, u, b.enemy_of(self.side), 50,
-                                              self._longest(u)))
+        cands = maybe_in_arc(b, u, *near_bases_apart(b, u, b.enemy_of(self.side), 50,
+                                                     self._longest(u)))
         # (ground across the line: shot_spec refuses it, value 0)
         return any(not hidden and not ground_blocking(b, u, e) and self._shot_value(u, e) > 0
                    for e, hidden in zip(cands, surely_hidden(b, u, cands)))
@@ -263,8 +263,10 @@ class Commander(OrdersCommander):
             # a base (all candidates judged together): the rules would refuse the shot
             # (and outside the arc of fire: the rules refuse it before the sight line)
             busy = engaged_ids(b)
-            cands = maybe_in_arc(b, u, [e for e in near_bases(
-                b, u, b.enemy_of(self.side), reach, self._longest(u)) if e.id not in busy])
+            near, apart = near_bases_apart(b, u, b.enemy_of(self.side), reach,
+                                           self._longest(u))
+            free = [i for i, e in enumerate(near) if e.id not in busy]
+            cands = maybe_in_arc(b, u, [near[i] for i in free], [apart[i] for i in free])
             options = self._shots(u, cands)
             if not options:
                 self.done.add(u.id)

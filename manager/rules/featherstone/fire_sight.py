@@ -100,15 +100,19 @@ def surely_out_of_arc(battle, unit, target) -> bool:
     return not maybe_in_arc(battle, unit, [target])
 
 
-def maybe_in_arc(battle, unit, targets) -> list:
+def maybe_in_arc(battle, unit, targets, apart=None) -> list:
     """The targets `surely_out_of_arc` does not pass over, in order (the shooter's base
-    and front centre read once)."""
+    and front centre read once). `apart`: each target's bound from near_bases_apart,
+    within 1e-9 of surely_apart's: one clear of its 2e-6 by 1e-9 is surely apart."""
     if unit.formation == "square" or not targets:
         return list(targets)
     fp = footprint(battle, unit)
     inside = _in_arc_all(fp.front_centre(), unit.facing, [t.pos for t in targets])
-    return [t for t, ok in zip(targets, inside)
-            if ok or mark(t, "charging") or not surely_apart(fp, footprint(battle, t), 1e-6)]
+    if apart is None:
+        apart = [0.0] * len(targets)
+    return [t for t, ok, a in zip(targets, inside, apart)
+            if ok or mark(t, "charging") or (a <= 2e-6 + 1e-9 and not surely_apart(
+                fp, footprint(battle, t), 1e-6))]
 
 
 # the arc of fire's border as the cosine of the angle off the facing, a hair either side:
