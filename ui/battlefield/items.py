@@ -57,7 +57,7 @@ class UnitItem(QGraphicsItem):
         self._plates: dict = {}        # (label, pixel ratio) -> compact label pixmap
         self._rect = self._sym = QRectF()
         self._bounds = QRectF(-0.3, -0.3, 0.6, 0.6)
-        self._front = QRectF()
+        self._front = self._mark = QRectF()
         self._shape = QPainterPath()
         self._colour = QColor("grey")
         self._brush = QBrush(self._colour)
@@ -76,6 +76,7 @@ class UnitItem(QGraphicsItem):
         self._rect = QRectF(-w / 2, -d / 2, w, d)
         self._bounds = self._rect.adjusted(-0.3, -0.3, 0.3, 0.3)
         self._front = QRectF(-w / 2, -d / 2 - FRONT_DEPTH / 2, w, FRONT_DEPTH)
+        self._mark = self._rect.adjusted(-0.12, -0.12, 0.12, 0.12)    # the disorder ring
         self._shape = QPainterPath()
         self._shape.addRect(self._rect)
         self._colour = QColor(colour)
@@ -120,7 +121,7 @@ class UnitItem(QGraphicsItem):
         """What the overview draws of this counter: (fill, body, front edge, Shaken,
         disorder mark or None), in the counter's own coordinates."""
         return (self._brush, self._rect, self._front, self._shaken,
-                self._rect.adjusted(-0.12, -0.12, 0.12, 0.12) if self._disordered else None)
+                self._mark if self._disordered else None)
 
     def boundingRect(self) -> QRectF:
         # made in sync: Qt asks twice per counter per frame (a copy crosses to C++)
@@ -146,7 +147,7 @@ class UnitItem(QGraphicsItem):
         if self._disordered:
             p.setPen(DISORDER_PEN)
             p.setBrush(Qt.NoBrush)
-            p.drawRect(r.adjusted(-0.12, -0.12, 0.12, 0.12))
+            p.drawRect(self._mark)
         mode = self.label_mode(lod)
         if mode == "full":
             p.drawPixmap(self._sym, symbol(self._arm), SYMBOL_SOURCE)
@@ -220,9 +221,9 @@ class UnitItem(QGraphicsItem):
         font = QFont("Sans")
         font.setPixelSize(size)
         fm = QFontMetrics(font)
-        texts = self._text_cache[size] = (font, fm, fm.horizontalAdvance(self._label),
-                                          short_name(self._label), fm.horizontalAdvance(self._hits))
-        return texts
+        self._text_cache[size] = (font, fm, fm.horizontalAdvance(self._label),
+                                  short_name(self._label), fm.horizontalAdvance(self._hits))
+        return self._text_cache[size]
 
     def _static(self, text: str) -> QStaticText:
         """A text laid out once (QStaticText): drawn from a rectangle, it was laid out
@@ -285,7 +286,5 @@ ILLEGAL_PEN = QPen(QColor("#e00000"), 0.25)
 SELECTED_PEN = QPen(QColor("#ffb000"), 0.2)
 SHAKEN_BRUSH = QBrush(QColor(200, 20, 20, 170), Qt.BDiagPattern)
 SYMBOL_SOURCE = QRectF(0, 0, 120, 80)
-TOP_LEFT = Qt.AlignLeft | Qt.AlignTop
-BOTTOM_RIGHT = Qt.AlignRight | Qt.AlignBottom
 TOP_CENTRE = Qt.AlignHCenter | Qt.AlignTop
 BOTTOM_CENTRE = Qt.AlignHCenter | Qt.AlignBottom

@@ -45,6 +45,7 @@ class BattleScene(QGraphicsScene):
         self.overview = CounterOverview(self.units)
         self.addItem(self.overview)
         self.map_mode = False
+        self._painting_themselves: set = set()     # in map mode: uids of selected counters
         doc.selection_changed.connect(self.overlays.show_bands)
         doc.changed.connect(self.overlays.show_bands)
         self._table_key = None
@@ -57,7 +58,6 @@ class BattleScene(QGraphicsScene):
         doc.selection_changed.connect(self._select_from_doc)
         self.selectionChanged.connect(self._select_to_doc)
         self.selectionChanged.connect(self._remap)
-        self._painting_themselves: set = set()     # in map mode: uids of selected counters
         self.sync()
 
     # ---- mirror the model ---------------------------------------------------------------
