@@ -25,19 +25,17 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 
 # ---- the ride's searches, as they were (8d814c6) -----------------------------------------
-def _plain_cramped(self, u, spot, facing, friends=None):
+def _plain_cramped(self, u, spot, facing):
     """CavalryMixin._cramped as it was: every friend within 8 inches asked."""
     from manager.footprint import closer_than
     from manager.rules.d3.units import footprint, near, utype
     b = self.battle
     fp = footprint(b, u, x=spot[0], y=spot[1], facing=facing)
-    close = near(b, spot, 8, self.side) if friends is None else friends.within(spot, 8)
     return any(f.id != u.id and utype(f) != "skirmishers"
-               and closer_than(fp, footprint(b, f), 1.5) for f in close)
+               and closer_than(fp, footprint(b, f), 1.5) for f in near(b, spot, 8, self.side))
 
 
-def _plain_staging(self, u, candidates, paths, within=None, floor=-99.0, lean=0.0,
-                   friends=None):
+def _plain_staging(self, u, candidates, paths, within=None, floor=-99.0, lean=0.0):
     from manager.errors import IllegalAction
     from manager.footprint import bearing, distance
     from manager.rules.d3.cavalry import (CRAMPED, STAGING_TRIED, blocked_before_contact,
@@ -54,7 +52,7 @@ def _plain_staging(self, u, candidates, paths, within=None, floor=-99.0, lean=0.
             return
         facing = round(bearing(spot, e.pos)) % 360
         if not exact:
-            cramped = CRAMPED if _plain_cramped(self, u, spot, facing, friends) else 0.0
+            cramped = CRAMPED if _plain_cramped(self, u, spot, facing) else 0.0
             heapq.heappush(heap, (neg + cramped, k, True, spot, e))
             continue
         key = (spot, e.id)
@@ -85,16 +83,14 @@ def _plain_ride(self, u, floor):
     if not candidates:
         return None
     paths: dict = {}
-    friends = self._friends(u)
-    for value, spot, e in _plain_staging(self, u, candidates, paths, within, floor,
-                                         friends=friends):
+    for value, spot, e in _plain_staging(self, u, candidates, paths, within, floor):
         action = MoveUnit(u.id, spot, round(bearing(spot, e.pos)) % 360)
         if not surely_blocked(self.battle, u, spot) and self.legal(action):
             return action
     if floor > 0:
         return None
     staging = list(itertools.islice(
-        _plain_staging(self, u, candidates, paths, lean=DETOUR_WEIGHT, friends=friends),
+        _plain_staging(self, u, candidates, paths, lean=DETOUR_WEIGHT),
         DETOUR_SPOTS))
     if not staging:
         return None
@@ -114,7 +110,7 @@ def _plain_ride(self, u, floor):
             break
         if surely_blocked(self.battle, u, to):
             continue
-        score -= CRAMPED if _plain_cramped(self, u, to, u.facing, friends) else 0.0
+        score -= CRAMPED if _plain_cramped(self, u, to, u.facing) else 0.0
         if best is not None and score <= best[0]:
             continue
         e = min(staging, key=lambda s: distance(to, s[1]))[2]
@@ -150,14 +146,11 @@ def test_d3_ride_shares_its_searches_and_orders_as_before_in_play(monkeypatch):
         got = ride(self, u, floor)
         assert got == want
         candidates = self._candidates(u, 2 * MOVE["cavalry"])
-        friends = self._friends(u)
-        shared = cavalry._Ride(self, u, candidates, friends)
+        shared = cavalry._Ride(self, u, candidates)
         paths_a, paths_b = {}, {}
         for within, lean in ((MOVE["cavalry"] - 0.05, 0.0), (None, cavalry.DETOUR_WEIGHT)):
-            a = list(self._staging(u, candidates, paths_a, within, floor, lean,
-                                   friends=friends, ride=shared))
-            b = list(_plain_staging(self, u, candidates, paths_b, within, floor, lean,
-                                    friends=friends))
+            a = list(self._staging(u, candidates, paths_a, within, floor, lean, ride=shared))
+            b = list(_plain_staging(self, u, candidates, paths_b, within, floor, lean))
             assert a == b
             seen["spots"] += len(a)
         seen["rides"] += 1
@@ -174,14 +167,13 @@ FRIEND_KINDS = ["line_infantry", "skirmishers", "light_cavalry", "heavy_cavalry"
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, 359), st.sampled_from([1.0, 0.5, 1.5]), st.booleans(),
+@given(st.integers(0, 359), st.sampled_from([1.0, 0.5, 1.5]),
        st.lists(st.tuples(st.floats(-1.0, 1.0), st.integers(0, 359), st.integers(0, 359),
                           st.sampled_from(FRIEND_KINDS)), min_size=1, max_size=4))
-def test_d3_cramped_asks_only_friends_that_could_be_near(facing, scale, grid, friends):
+def test_d3_cramped_asks_only_friends_that_could_be_near(facing, scale, friends):
     """A horse's spot and friends placed about the bound (both half-diagonals + 1.5
     inches between centres, give or take an inch, faced anyhow, at several scales):
-    "cramped" is the plain one's (every friend within 8 asked), from the index or the
-    decision's friends."""
+    "cramped" is the plain one's (every friend within 8 asked)."""
     from manager.footprint import heading
     from manager.rules.d3.commander import Commander
     from manager.rules.d3.units import HALF_DIAGONAL, footprint
@@ -200,8 +192,7 @@ def test_d3_cramped_asks_only_friends_that_could_be_near(facing, scale, grid, fr
                     options={"frontage_scale": scale})
     c = Commander(b, "blue")
     u = b.units["h"]
-    near = c._friends(u) if grid else None
-    assert c._cramped(u, spot, facing, near) == _plain_cramped(c, u, spot, facing, near)
+    assert c._cramped(u, spot, facing) == _plain_cramped(c, u, spot, facing)
 
 
 def test_d3_cramped_bound_is_not_vacuous():

@@ -40,19 +40,18 @@ def test_d3_within_search_skips_blocked_spots_and_the_detour_searches_the_same(m
         b = self.battle
         within = MOVE["cavalry"] - 0.05
         candidates = self._candidates(u, 2 * MOVE["cavalry"])
-        friends = self._friends(u)
         plain, skipped = {}, {}
-        a = list(self._staging(u, candidates, plain, within, floor, friends=friends))
-        got = list(self._staging(u, candidates, skipped, within, floor, friends=friends,
+        a = list(self._staging(u, candidates, plain, within, floor))
+        got = list(self._staging(u, candidates, skipped, within, floor,
                                  skip=lambda spot: surely_blocked(b, u, spot)))
         assert got == [s for s in a if not surely_blocked(b, u, s[1])]
         left = [k for k, v in skipped.items() if v is cavalry.LATER]
         assert set(skipped) == set(plain)            # (each counted as tried)
         seen["left"] += len(left)
-        a = list(itertools.islice(self._staging(u, candidates, plain, lean=cavalry.DETOUR_WEIGHT,
-                                                friends=friends), cavalry.DETOUR_SPOTS + 3))
+        a = list(itertools.islice(self._staging(u, candidates, plain, lean=cavalry.DETOUR_WEIGHT),
+                                  cavalry.DETOUR_SPOTS + 3))
         got = list(itertools.islice(self._staging(u, candidates, skipped,
-                                                  lean=cavalry.DETOUR_WEIGHT, friends=friends),
+                                                  lean=cavalry.DETOUR_WEIGHT),
                                     cavalry.DETOUR_SPOTS + 3))
         assert got == a
         seen["worked out"] += sum(skipped[k] is not cavalry.LATER for k in left)

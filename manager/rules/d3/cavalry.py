@@ -92,7 +92,7 @@ class CavalryMixin(SpotsMixin):
 
     # ---- the look-ahead: a spot to charge from next turn (its spots: `ride_spots`) ----
     def _staging(self, u, candidates, paths: dict, within=None, floor=-99.0, lean=0.0,
-                 friends=None, ride=None, skip=None):
+                 ride=None, skip=None):
         """(worth, spot, target) of the spots from which a charge would be on as the
         ground and the units stand now, the most worth first, lazily: a spot's "cramped"
         is judged only when its bound leads, and its charge path (memoised in `paths`
@@ -105,7 +105,7 @@ class CavalryMixin(SpotsMixin):
         caller has no use for (it could not ride there): never yielded, and a path not
         yet worked out counts as tried but is left (`LATER`) for a later search, which
         works it out uncounted, as it would have found it worked out."""
-        ride = _Ride(self, u, candidates, friends) if ride is None else ride
+        ride = _Ride(self, u, candidates) if ride is None else ride
         gaps = ride.gaps
         heap = [(lean * gaps[k] - bound, k, False, spot, e)
                 for k, (bound, spot, e) in enumerate(candidates)
@@ -160,13 +160,11 @@ class CavalryMixin(SpotsMixin):
         if not candidates:
             return None
         paths: dict = {}
-        friends = self._friends(u)
-        ride = _Ride(self, u, candidates, friends)
+        ride = _Ride(self, u, candidates)
         # a spot the horse surely cannot ride to is of no use here: its path is worked
         # out only if the detour's search comes to it (it never does for about half)
         b = self.battle
-        for value, spot, e in self._staging(u, candidates, paths, within, floor,
-                                            friends=friends, ride=ride,
+        for value, spot, e in self._staging(u, candidates, paths, within, floor, ride=ride,
                                             skip=lambda spot: surely_blocked(b, u, spot)):
             action = MoveUnit(u.id, spot, round(bearing(spot, e.pos)) % 360)
             if self.legal(action):
@@ -175,8 +173,7 @@ class CavalryMixin(SpotsMixin):
             return None
         # the spots a detour steers by: its score below is worth less DETOUR_WEIGHT an inch
         staging = list(itertools.islice(
-            self._staging(u, candidates, paths, lean=DETOUR_WEIGHT, friends=friends,
-                          ride=ride),
+            self._staging(u, candidates, paths, lean=DETOUR_WEIGHT, ride=ride),
             DETOUR_SPOTS))
         if not staging:
             return None
@@ -248,10 +245,10 @@ class _Ride:
     search), and each spot's "cramped" by (spot, facing): the battle, the unit and its
     friends do not change within a decision, so every answer is the one asked again."""
 
-    __slots__ = ("commander", "unit", "friends", "gaps", "crampeds")
+    __slots__ = ("commander", "unit", "gaps", "crampeds")
 
-    def __init__(self, commander, unit, candidates, friends):
-        self.commander, self.unit, self.friends = commander, unit, friends
+    def __init__(self, commander, unit, candidates):
+        self.commander, self.unit = commander, unit
         self.gaps = [distance(unit.pos, spot) for _, spot, _ in candidates]
         self.crampeds: dict = {}
 
@@ -259,5 +256,5 @@ class _Ride:
         hit = self.crampeds.get((spot, facing))
         if hit is None:
             hit = self.crampeds[(spot, facing)] = self.commander._cramped(
-                self.unit, spot, facing, self.friends)
+                self.unit, spot, facing)
         return hit

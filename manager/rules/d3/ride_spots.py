@@ -22,12 +22,11 @@ from ...odds import Dist
 from ...table_terrain import table_terrain
 from .combat import Strike, strike_hits
 from .ring import ring_spots
-from .tables import FIRE_ARC, MOVE, RANGE
+from .tables import FIRE_ARC, RANGE
 from .units import footprint, largest_half, near, on_hilltop, utype
 
 KILL_WEIGHT = 6.0       # a destroyed unit is worth this many hits besides the hits
 RINGS = (8.5,)          # staging spots this far from a target's centre (one ring: see below)
-FRIENDS = 2 * MOVE["cavalry"] + 9.0   # friends scanned once a decision for "cramped"
 AWAY = (-90, -45, 0, 45, 90)   # a target's spots off the bearing from him to the horse
 TARGET_ROWS = "d3.target_rows"  # `_target_row`'s store
 
@@ -87,26 +86,19 @@ class SpotsMixin:
             hit = store[e.id] = (e, b.battlefield, on_hilltop(b, e))
         return hit[2]
 
-    def _cramped(self, u, spot, facing, friends=None) -> bool:
+    def _cramped(self, u, spot, facing) -> bool:
         """A spot hard against a friendly base: no pivot and no straight line out of
-        it, since no one but skirmishers passes through friends. `friends`: the live
-        friends within `FRIENDS` of the horse (`_friends`, once per decision; every spot
-        asked lies within two moves of it, so these hold all within 8 inches of it)."""
+        it, since no one but skirmishers passes through friends (asked of the side's
+        own index: a grid of the friends near the horse built for each ride cost more
+        than its narrower scans saved)."""
         b = self.battle
         fp = footprint(b, u, x=spot[0], y=spot[1], facing=facing)
         # a friend whose centre lies farther than both half-diagonals + 1.5 (+ 1e-5) is
         # surely apart (closer_than's own first look says no): only nearer ones asked
         reach = min(math.hypot(fp.frontage, fp.depth) / 2 + largest_half(b) * (1 + 1e-9)
                     + 1.5 + 1e-5, 8)
-        close = near(b, spot, reach, self.side) if friends is None else \
-            friends.within(spot, reach)
         return any(f.id != u.id and utype(f) != "skirmishers"
-                   and _close(fp, footprint(b, f)) for f in close)
-
-    def _friends(self, u) -> spatial.UnitGrid:
-        """The friends within FRIENDS of the horse, asked like the spatial index (the
-        same test, in live_units order)."""
-        return spatial.UnitGrid(near(self.battle, u.pos, FRIENDS, self.side))
+                   and _close(fp, footprint(b, f)) for f in near(b, spot, reach, self.side))
 
     def _shooters(self) -> list:
         """(x, y, facing, reach, weight) of the enemy foot and guns, in live_units order."""
