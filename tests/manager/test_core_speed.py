@@ -10,7 +10,8 @@ from hypothesis import given, settings, strategies as st
 from manager import spatial
 from manager.autopilot import Autopilot
 from manager.errors import IllegalAction
-from manager.model.forces import Leader, Unit, evolve
+from manager.model.battle import TurnState
+from manager.model.forces import Command, Leader, Side, Unit, evolve
 from manager.scenario_io import load_scenario
 from manager.session import Session
 
@@ -162,6 +163,24 @@ def test_evolve_is_replace(data):
     assert evolve(u, **changes) == dataclasses.replace(u, **changes)
     leader = Leader("l1", "Ney", "blue", 1.0, 2.0)
     assert evolve(leader, x=5.0) == dataclasses.replace(leader, x=5.0)
+
+
+@pytest.mark.parametrize("record", [
+    Unit("u1", "First", "line_infantry", "blue", 20, 24, 3.0, 4.0, traits=("veteran",)),
+    Leader("l1", "Ney", "blue", 1.0, 2.0), TurnState(dice_seq=7), Side("blue", "Blue"),
+    Command("c1", "I Corps", "blue", orders={"kind": "attack"})])
+def test_evolve_makes_a_frozen_record_of_the_class_itself(record):
+    # filled as a mutable twin, then made the class: the very class, every slot the
+    # record's own object but the one changed, and frozen as any record
+    last = record.__slots__[-1]
+    new = evolve(record, **{last: "changed"})
+    assert type(new) is type(record) and new is not record
+    for name in record.__slots__[:-1]:
+        assert getattr(new, name) is getattr(record, name)
+    assert getattr(new, last) == "changed"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(new, last, 1)
+    assert evolve(new, **{last: getattr(record, last)}) == record
 
 
 def test_evolve_refuses_an_unknown_field():

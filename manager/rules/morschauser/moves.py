@@ -1,10 +1,12 @@
 """MoveUnit, MoveLeader and ChangeFormation: checked against the grid rules, then applied."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from ...actions import need
 from ...errors import IllegalAction
 from ...events import FormationChanged, LeaderMoved, UnitMoved
-from ...grid import DIR_NAMES, dir_of_degrees
+from ...grid import DIR_NAMES, DIRS, dir_of_degrees
 from .board import board, box_of, distance, facing_dir, is_centre, profile
 from .movement import (allowances, contact_facings, facing_cost, formation_cost,
                        half_speed_reasons, is_shaken, leader_cost, rear_moves, search,
@@ -50,7 +52,9 @@ def _formation_ok(battle, unit, formation: str) -> None:
 
 
 def move_options(battle, unit, formation: str = ""):
-    """(reach, rear boxes, forward budget): cached until the battle changes."""
+    """(reach, roads, rear boxes, forward budget): cached until the battle changes. The
+    rear boxes are walked when first read (the commander reads them only to withdraw,
+    the check only for a box straight to the rear)."""
     key = ("morschauser.moves", unit.id, formation)
 
     def build():
@@ -59,9 +63,44 @@ def move_options(battle, unit, formation: str = ""):
         extra = formation_cost(battle, unit, formation)
         reach = search(battle, unit, fwd - extra)
         roads = search(battle, unit, 1.5 * fwd - extra, roads_only=True)
-        backs = rear_moves(battle, unit, rear - extra, rear_step)
-        return reach, roads, backs, fwd - extra
+        version = battle.version
+
+        def walk_back():
+            if battle.version != version:
+                raise RuntimeError("rear moves read after the battle changed")
+            return rear_moves(battle, unit, rear - extra, rear_step)
+        return reach, roads, LazyMap(walk_back), fwd - extra
     return battle.cached(key, build)
+
+
+class LazyMap(Mapping):
+    """A mapping made by `make()` when it is first read."""
+
+    def __init__(self, make):
+        self._make, self._made = make, None
+
+    def _table(self) -> dict:
+        if self._made is None:
+            self._made = self._make()
+        return self._made
+
+    def __getitem__(self, key):
+        return self._table()[key]
+
+    def __iter__(self):
+        return iter(self._table())
+
+    def __len__(self) -> int:
+        return len(self._table())
+
+
+def straight_back(start, to_box, facing: int) -> bool:
+    """Is to_box straight to the rear of a unit in start facing `facing` (where alone
+    rear_moves finds boxes)?"""
+    bx, by = DIRS[(facing + 4) % 8]
+    dx, dy = to_box[0] - start[0], to_box[1] - start[1]
+    k = max(abs(dx), abs(dy))
+    return k > 0 and dx == bx * k and dy == by * k
 
 
 def move_cost(battle, unit, to_box, facing: int, formation: str = "") -> float | None:
@@ -108,7 +147,7 @@ def _cost_from_reach(battle, unit, to_box, facing: int, formation: str) -> float
     costs = [r.cost.get((to_box, facing)) for r in (reach, roads)]
     costs += [r.contact[to_box] for r in (reach, roads)
               if to_box in r.contact and facing in contact_facings(battle, unit, to_box)]
-    if facing == facing_dir(unit):
+    if facing == facing_dir(unit) and straight_back(box_of(battle, unit), to_box, facing):
         costs.append(backs.get(to_box))
     costs = [c + extra for c in costs if c is not None]
     return min(costs) if costs else None

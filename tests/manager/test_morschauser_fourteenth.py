@@ -1,0 +1,71 @@
+"""Morschauser's speed-ups of the fourteenth session give the very answers of the plain
+code: the rear moves are walked only when read, and a check reads them only for a box
+straight to the rear (where alone rear_moves finds any)."""
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from manager.autopilot import Autopilot
+from manager.grid import DIRS
+from manager.rules.morschauser import moves
+from manager.rules.morschauser import movement as mv
+from manager.rules.morschauser.board import board, facing_dir
+from manager.session import Session
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from bench_common import AUSTERLITZ, scenario  # noqa: E402
+
+
+def test_straight_back_is_every_box_behind_and_no_other():
+    rng = random.Random(14)
+    for _ in range(3000):
+        start = (rng.randrange(-20, 20), rng.randrange(-20, 20))
+        facing = rng.randrange(8)
+        bx, by = DIRS[(facing + 4) % 8]
+        k = rng.randrange(1, 12)
+        assert moves.straight_back(start, (start[0] + bx * k, start[1] + by * k), facing)
+        other = (start[0] + rng.randrange(-12, 13), start[1] + rng.randrange(-12, 13))
+        behind = any(other == (start[0] + bx * j, start[1] + by * j) for j in range(1, 13))
+        assert moves.straight_back(start, other, facing) == behind, (start, other, facing)
+
+
+def _positions(seed: int, turns: int):
+    """Austerlitz with the commander on both sides: the battle at every move phase."""
+    s = Session(scenario(AUSTERLITZ, "morschauser", seed=seed, turns=turns))
+    ap = Autopilot(s)
+    ap.step()
+    while not s.battle.state.over and s.battle.state.turn <= turns:
+        ap.step()
+        if s.battle.state.phase == "move":
+            yield s.battle
+
+
+@pytest.mark.parametrize("seed", [1, 5])
+def test_rear_moves_read_lazily_are_the_walk_and_lie_straight_back(seed):
+    checked = 0
+    for b in _positions(seed, 3):
+        if b.version % 7:
+            continue
+        for u in b.live_units(b.state.active):
+            if u.moved:
+                continue
+            fwd, rear, rear_step = mv.allowances(b, u)
+            _, _, backs, _ = moves.move_options(b, u)
+            want = mv.rear_moves(b, u, rear, rear_step)
+            assert dict(backs) == want and list(backs) == list(want)
+            here = board(b).unit_box[u.id]
+            assert all(moves.straight_back(here, box, facing_dir(u)) for box in backs)
+            checked += len(want)
+    assert checked > 100
+
+
+def test_rear_moves_refuse_to_be_read_after_a_change():
+    b = next(_positions(1, 1))
+    u = b.live_units(b.state.active)[0]
+    backs = moves.move_options(b, u)[2]
+    b.touch()
+    with pytest.raises(RuntimeError):
+        dict(backs)
