@@ -98,7 +98,7 @@ def _featherstone_morale(battle, unit, column, dice, events):
     that called for it): the loser faces the nearest enemy."""
     from manager.rules.featherstone.melee import lost_melee
     from manager.rules.featherstone.morale import apply_rally, check
-    from manager.rules.featherstone.state import nearest_enemy
+    from manager.rules.featherstone.nearby import nearest_enemy
     if column in ("lost_melee", "lost melee"):
         lost_melee(battle, unit, nearest_enemy(battle, unit), dice, events)
     elif column == "rally":

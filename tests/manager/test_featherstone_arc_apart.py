@@ -47,7 +47,7 @@ def test_a_target_touching_the_flank_is_kept():
     one a few inches off it (out of the arc, surely apart): the first is kept for the
     rules to judge, the second passed over, with the bounds as without them."""
     from builders import build_table, piece
-    from manager.rules.featherstone.state import near_bases_apart
+    from manager.rules.featherstone.nearby import near_bases_apart
     b = build_table([piece("u", "blue", "line_infantry", (20, 20)),
                      piece("e", "red", "line_infantry", (20, 20), facing=0),
                      piece("f", "red", "line_infantry", (40, 20), facing=0)], FS,

@@ -1,5 +1,5 @@
-"""Issue 17, thirteenth session: `state.near_bases` keeps only the asked side's bases in
-its numpy pass (`state._of_side`: a mask per side, kept for the unit grid as last built).
+"""Issue 17, thirteenth session: `nearby.near_bases` keeps only the asked side's bases in
+its numpy pass (`nearby._of_side`: a mask per side, kept for the unit grid as last built).
 The answers must be the plain scan's after every kind of change the grid follows: a unit
 moved or turned in place (patched), one gone or come (rebuilt), and on a trial copy
 (another grid), asked in turn of the battle and the copy."""
@@ -9,7 +9,8 @@ from dataclasses import replace
 
 from builders import build_table, piece
 from manager.footprint import surely_apart
-from manager.rules.featherstone.state import footprint, near_bases, near_units
+from manager.rules.featherstone.state import footprint
+from manager.rules.featherstone.nearby import near_bases, near_units
 
 FS = "featherstone"
 

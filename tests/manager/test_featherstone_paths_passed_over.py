@@ -16,7 +16,8 @@ from play_checks import SameDice, austerlitz_phases
 from manager.errors import ScenarioError
 from manager.footprint import distance, swept
 from manager.rules.featherstone import charges, losses
-from manager.rules.featherstone.state import attached_leaders, footprint, near_units
+from manager.rules.featherstone.state import footprint
+from manager.rules.featherstone.nearby import attached_leaders, near_units
 
 FS = "featherstone"
 KINDS = ["line_infantry", "light_infantry", "heavy_cavalry", "light_cavalry",

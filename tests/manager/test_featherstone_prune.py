@@ -23,7 +23,7 @@ from play_checks import austerlitz_phases
 from manager import game_actions as ga
 from manager.model.forces import mark
 from manager.rules.featherstone import choices, fire
-from manager.rules.featherstone import fire_sight, state, threats
+from manager.rules.featherstone import fire_sight, nearby, threats
 from manager.rules.featherstone.commander import Commander
 from manager.rules.featherstone.shot_bound import shot_bound
 from manager.rules.featherstone.state import arm
@@ -92,7 +92,7 @@ def test_shots_pick_what_valuing_every_target_picks_in_play():
         for u in b.live_units(side):
             if fire.may_fire(b, u):
                 continue
-            cands = fire_sight.maybe_in_arc(b, u, [e for e in state.near_units(
+            cands = fire_sight.maybe_in_arc(b, u, [e for e in nearby.near_units(
                 b, u.pos, 55 if arm(u) == "artillery" else 20, b.enemy_of(side))
                 if not fire.engaged(b, e)])
             full = []
@@ -164,7 +164,7 @@ def scan_threats(battle, unit, arms=("infantry", "cavalry")) -> list:
     enemy = battle.enemy_of(unit.side)
     view = threats.enemy_view(battle, enemy)
     out = []
-    for e in state.near_units(battle, unit.pos, 24, enemy):
+    for e in nearby.near_units(battle, unit.pos, 24, enemy):
         if arm(e) not in arms or e.moved:
             continue
         try:

@@ -17,7 +17,7 @@ from play_checks import austerlitz_phases
 from manager import game_actions as ga
 from manager.errors import ScenarioError
 from manager.rules.featherstone import fire
-from manager.rules.featherstone import charge_reach, state, threats
+from manager.rules.featherstone import charge_reach, nearby, threats
 from manager.rules.featherstone.commander import Commander
 from manager.rules.featherstone.state import arm
 from test_featherstone_prune import FS, TARGETS, spot
@@ -36,7 +36,7 @@ def scan_ground_refusal(battle, unit, fp, path_from=None) -> str:
     if bad:
         return f"{', '.join(sorted(bad))} cannot be entered"
     sweep = Sweep(path_from, fp) if path_from is not None else None
-    for o in state.near_units(battle, fp.centre, distance(unit.pos, fp.centre) + 12):
+    for o in nearby.near_units(battle, fp.centre, distance(unit.pos, fp.centre) + 12):
         if o.id == unit.id:
             continue
         ofp = footprint(battle, o)
@@ -116,7 +116,7 @@ def scan_path_refusal(battle, unit, target, end) -> str:
     from manager.footprint import Sweep, distance, inside
     from manager.rules.featherstone.state import footprint
     sweep = Sweep(footprint(battle, unit), end)
-    for o in state.near_units(battle, unit.pos, distance(unit.pos, end.centre) + 12):
+    for o in nearby.near_units(battle, unit.pos, distance(unit.pos, end.centre) + 12):
         if o.id in (unit.id, target.id):
             continue
         if o.side == unit.side and battle.option("pass_through_friends") and \
@@ -188,7 +188,7 @@ def scan_charges(battle, unit) -> list:
     from manager.rules.featherstone.charge_reach import check_charge, surely_too_far
     from manager.rules.featherstone.state import move_rate
     out = []
-    for e in state.near_units(battle, unit.pos, move_rate(unit) + 8,
+    for e in nearby.near_units(battle, unit.pos, move_rate(unit) + 8,
                              battle.enemy_of(unit.side)):
         if surely_too_far(battle, unit, e):
             continue
@@ -253,7 +253,7 @@ def test_charge_looks_in_play():
             if u.moved or arm(u) == "artillery":
                 continue
             mine = looks.get(u.id, ())
-            pairs += len(state.near_units(b, u.pos, move_rate(u) + 8, b.enemy_of(side)))
+            pairs += len(nearby.near_units(b, u.pos, move_rate(u) + 8, b.enemy_of(side)))
             looked += len(mine)
             found = scan_charges(b, u)
             charges += len(found)
@@ -360,7 +360,7 @@ def test_charges_passed_over_as_in_the_way_are_refused_in_play():
     for s, side in austerlitz_phases(FS, ("charges",), 3):
         b = s.battle
         for u in b.live_units(side):
-            for e in state.near_units(b, u.pos, 30, b.enemy_of(side)):
+            for e in nearby.near_units(b, u.pos, 30, b.enemy_of(side)):
                 if surely_in_the_way(b, u, e):
                     passed += 1
                     assert charge_refused(b, u, e)

@@ -117,7 +117,7 @@ def test_followed_rows_are_a_fresh_fill_in_play():
 def plain_near_generals(battle, unit) -> list:
     """near_generals as it was: may_influence asked of every live general of the side."""
     from manager.rules.featherstone.morale import may_influence
-    from manager.rules.featherstone.state import attached_leaders
+    from manager.rules.featherstone.nearby import attached_leaders
     if attached_leaders(battle, unit):
         return []
     return [l for l in battle.live_leaders(unit.side) if not may_influence(battle, l, unit)]

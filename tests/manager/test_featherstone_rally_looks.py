@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 from builders import build_table, piece
 from manager.rules.featherstone import morale
-from manager.rules.featherstone.state import near_units, unit_gap
+from manager.rules.featherstone.nearby import near_units, unit_gap
 from manager.rules.featherstone.tables import ARTILLERY_RANGES, CLOSE_CANISTER, PROFILES
 from test_featherstone_speed import FS, phases_in_play
 

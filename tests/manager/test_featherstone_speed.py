@@ -23,7 +23,7 @@ from play_checks import austerlitz_phases
 from manager import game_actions as ga
 from manager.errors import IllegalAction
 from manager.rules.featherstone import (charge_reach, choices, fire, fire_sight, melee_parts,
-                                        morale, state, threats)
+                                        morale, nearby, threats)
 from manager.rules.featherstone.commander import Commander
 from manager.rules.featherstone.recall import recall
 
@@ -226,7 +226,7 @@ def test_has_target_is_the_scan_of_every_enemy_in_play():
             if choices.arm(u) != "artillery":
                 continue
             scan = any(c._shot_value(u, e) > 0
-                       for e in state.near_units(b, u.pos, 50, b.enemy_of(side)))
+                       for e in nearby.near_units(b, u.pos, 50, b.enemy_of(side)))
             judged += 1
             found += scan
             assert c._has_target(u) == scan
@@ -240,7 +240,7 @@ def old_supporters(battle, melee, side, chosen=None) -> list:
     fighting = {melee.defender, *melee.attackers}
     enemies = [battle.units[u] for u in fighting if battle.units[u].side != side]
     out = []
-    for u in state.near_units(battle, battle.units[melee.defender].pos, 60, side):
+    for u in nearby.near_units(battle, battle.units[melee.defender].pos, 60, side):
         if u.id in fighting or (chosen is not None and u.id not in chosen) \
                 or fire.may_fire_supporting(battle, u):
             continue
@@ -275,7 +275,7 @@ def test_supporters_are_the_old_scan_in_play(monkeypatch):
         old = old_supporters(b, m, side, chosen)
         assert [(u.id, e.id) for u, e in got] == [(u.id, e.id) for u, e in old]
         for e in (b.units[x] for x in (m.defender, *m.attackers) if b.units[x].side != side):
-            near = [u for u in state.near_units(b, e.pos, 30, side) if u.id != e.id]
+            near = [u for u in nearby.near_units(b, e.pos, 30, side) if u.id != e.id]
             hidden += sum(fire_sight.hidden_from(b, e, near))
     assert hidden > 10
 

@@ -16,20 +16,20 @@ from hypothesis import given, settings, strategies as st
 
 from builders import build_table, piece
 from manager import game_actions as ga
-from manager.rules.featherstone import choices, fire, fire_sight, state
+from manager.rules.featherstone import choices, fire, fire_sight, nearby
 from manager.rules.featherstone.commander import Commander
 from test_featherstone_speed import FS, outcome, phases_in_play, spot
 
 
 # ---- enemy horse near: the circles first ---------------------------------------------------
 def test_cavalry_near_is_the_scan_in_play():
-    from manager.rules.featherstone.state import unit_gap
+    from manager.rules.featherstone.nearby import unit_gap
     judged = near = 0
     for s, side in phases_in_play(turns=3, phases=("moves",)):
         b = s.battle
         c = Commander(b, side)
         for u in b.live_units(side):
-            enemies = state.near_units(b, u.pos, 40, b.enemy_of(side))
+            enemies = nearby.near_units(b, u.pos, 40, b.enemy_of(side))
             scan = any(choices.arm(e) == "cavalry" and unit_gap(b, e, u) <= 12
                        for e in enemies)
             judged += 1
@@ -45,7 +45,7 @@ def test_cavalry_near_is_the_scan_in_play():
 def test_on_base_agrees_with_the_buffered_shape(px, py, facing, front, depth):
     from shapely.geometry import Point
     from manager.footprint import Footprint
-    from manager.rules.featherstone.state import _on_base
+    from manager.rules.featherstone.nearby import _on_base
     fp = Footprint(20.0, 20.0, facing, front, depth)
     for xy in ((20 + px, 20 + py), (20 + px / 4, 20 + py / 4)):
         inside = _on_base(fp, xy)
@@ -55,7 +55,8 @@ def test_on_base_agrees_with_the_buffered_shape(px, py, facing, front, depth):
 
 def test_attached_leaders_are_the_shape_test_in_play():
     from shapely.geometry import Point
-    from manager.rules.featherstone.state import attached_leaders, footprint
+    from manager.rules.featherstone.state import footprint
+    from manager.rules.featherstone.nearby import attached_leaders
     judged = attached = 0
     for s, side in phases_in_play(turns=2, phases=("generals", "charges", "melee")):
         b = s.battle
@@ -76,7 +77,8 @@ def test_attached_leaders_are_the_shape_test_in_play():
     max_size=8), st.floats(1, 40), st.floats(0, 30))
 def test_near_bases_is_the_scan(pieces, reach, inches):
     from manager.footprint import surely_apart
-    from manager.rules.featherstone.state import footprint, near_bases, near_units
+    from manager.rules.featherstone.state import footprint
+    from manager.rules.featherstone.nearby import near_bases, near_units
     b = build_table([piece(f"u{k}", "red" if red else "blue", kind, at, facing=f)
                      for k, (at, f, kind, red) in enumerate(pieces)], FS)
     for u in b.live_units():
@@ -88,7 +90,8 @@ def test_near_bases_is_the_scan(pieces, reach, inches):
 
 def test_fire_candidates_are_the_scan_in_play():
     from manager.footprint import surely_apart
-    from manager.rules.featherstone.state import footprint, near_bases, near_units
+    from manager.rules.featherstone.state import footprint
+    from manager.rules.featherstone.nearby import near_bases, near_units
     judged = kept = 0
     for s, side in phases_in_play(turns=3, phases=("fire_first", "moves")):
         b = s.battle
@@ -139,7 +142,8 @@ def test_behind_wall_sees_a_wall_just_before_the_base():
 def test_melee_bonus_is_the_shape_test_in_play():
     from shapely.geometry import Point
     from manager.rules.featherstone.melee import bonus
-    from manager.rules.featherstone.state import attached_leaders, footprint, grade
+    from manager.rules.featherstone.state import footprint, grade
+    from manager.rules.featherstone.nearby import attached_leaders
     from manager.rules.featherstone.tables import GENERAL_NEAR
 
     def by_shape(b, u):
@@ -290,7 +294,7 @@ def test_out_of_arc_shots_are_refused_in_play():
         for u in b.live_units(side):
             if fire.may_fire(b, u):
                 continue
-            near = state.near_units(b, u.pos, 55, b.enemy_of(side))
+            near = nearby.near_units(b, u.pos, 55, b.enemy_of(side))
             assert fire_sight.maybe_in_arc(b, u, near) == [
                 e for e in near if not fire_sight.surely_out_of_arc(b, u, e)]
             for e in near:

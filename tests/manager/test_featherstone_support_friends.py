@@ -81,7 +81,7 @@ def test_friends_about_the_charger_start_and_its_spot(monkeypatch, general, kind
     b = build_table(units, "featherstone", options={"support_fire": True},
                     leaders={"b1": at} if at else None)
     if general:
-        from manager.rules.featherstone.state import attached_leaders
+        from manager.rules.featherstone.nearby import attached_leaders
         assert attached_leaders(b, b.units["b"])
     s, _ = session_at(b, "charges", side="blue")
     seen = spied(monkeypatch)

@@ -18,7 +18,8 @@ from manager import spatial
 from manager.footprint import EPS, Footprint, bearing, gap, surely_apart
 from manager.model.forces import evolve, mark
 from manager.rules.featherstone import charge_reach, charges, commander, state, threats
-from manager.rules.featherstone.state import base_gap, footprint, move_rate
+from manager.rules.featherstone.state import footprint, move_rate
+from manager.rules.featherstone.nearby import base_gap
 
 FS = "featherstone"
 

@@ -13,8 +13,10 @@ from play_checks import austerlitz_phases
 from manager.errors import ScenarioError
 from manager.footprint import distance, surely_apart
 from manager import spatial
-from manager.rules.featherstone import charge_reach, commander, fire_sight, losses, state
-from manager.rules.featherstone.state import arm, footprint, unit_gap
+from manager.rules.featherstone import (charge_reach, commander, fire_sight, losses, nearby,
+                                        state)
+from manager.rules.featherstone.state import arm, footprint
+from manager.rules.featherstone.nearby import unit_gap
 
 
 FS = "featherstone"
@@ -49,7 +51,7 @@ def test_nearest_unit_is_the_first_min_by_distance(cells, at, on_lattice, reach)
     b = build_table(units, FS, width=110, height=110)
     x, y = (8 + 8 * round(at[0]), 8 + 8 * round(at[1])) if on_lattice else \
         (8 + 8 * at[0], 8 + 8 * at[1])
-    near = state.near_units(b, (x, y), reach, "red")
+    near = nearby.near_units(b, (x, y), reach, "red")
     want = plain_nearest(near, x, y) if near else None
     assert spatial.nearest_unit(b, (x, y), reach, "red") is want
 
@@ -69,11 +71,11 @@ def test_cavalry_near_is_the_plain_scan(at, facing, others):
         assume(False)           # a base off the table or on another
     c = commander.Commander(b, "blue")
     u = b.units["u"]
-    enemies = state.near_units(b, u.pos, 40, "red")
+    enemies = nearby.near_units(b, u.pos, 40, "red")
     want = plain_cavalry_near(b, u, enemies)
     assert c._cavalry_near(u, enemies) == want
     # given only the enemies within _horse_reach, as _move_for gives them
-    assert c._cavalry_near(u, state.near_units(b, u.pos, c._horse_reach(u), "red")) == want
+    assert c._cavalry_near(u, nearby.near_units(b, u.pos, c._horse_reach(u), "red")) == want
 
 
 def test_first_looks_in_play(monkeypatch):
@@ -85,7 +87,7 @@ def test_first_looks_in_play(monkeypatch):
 
     def nearest(battle, xy, reach, side):
         got = plain(battle, xy, reach, side)
-        near = state.near_units(battle, xy, reach, side)
+        near = nearby.near_units(battle, xy, reach, side)
         assert reach == 40 and got is (plain_nearest(near, *xy) if near else None)
         seen["nearest"] += 1
         return got
@@ -94,7 +96,7 @@ def test_first_looks_in_play(monkeypatch):
 
     def cavalry_near(self, u, enemies):
         got = cav(self, u, enemies)
-        every = state.near_units(self.battle, u.pos, 40, self.battle.enemy_of(self.side))
+        every = nearby.near_units(self.battle, u.pos, 40, self.battle.enemy_of(self.side))
         assert got == plain_cavalry_near(self.battle, u, every)
         assert len(enemies) <= len(every)
         seen["cav"].add(got)
@@ -215,7 +217,7 @@ def test_lines_of_sight_in_play(monkeypatch):
 
 # ---- the bases near a move: the band of x in plain floats -------------------------------------
 def plain_near_the_move(battle, unit, end, start=None, reach=None, centre=None) -> list:
-    """state.near_the_move as it was: numpy over every base."""
+    """nearby.near_the_move as it was: numpy over every base."""
     import math
     import numpy as np
     from manager import spatial
@@ -273,9 +275,9 @@ def test_the_bases_near_a_move_are_the_numpy_pass(at, facing, way, inches, other
         args = (b, u, end, start, reach, u.pos)
     else:
         args = (b, u, end, start)
-    assert state.near_the_move(*args) == plain_near_the_move(*args)
+    assert nearby.near_the_move(*args) == plain_near_the_move(*args)
     here = footprint(b, u, formation=form)
-    assert state.near_the_move(b, u, here) == plain_near_the_move(b, u, here)
+    assert nearby.near_the_move(b, u, here) == plain_near_the_move(b, u, here)
 
 
 def test_the_bases_near_a_move_in_play(monkeypatch):
@@ -283,15 +285,15 @@ def test_the_bases_near_a_move_in_play(monkeypatch):
     units; the band answers most asks."""
     from manager.rules.featherstone import moves
     seen = {"asked": 0, "band": 0}
-    band = state._near_the_move_band
+    band = nearby._near_the_move_band
 
     def counted(*args):
         seen["band"] += 1
         return band(*args)
-    monkeypatch.setattr(state, "_near_the_move_band", counted)
+    monkeypatch.setattr(nearby, "_near_the_move_band", counted)
 
     def spy(battle, unit, end, start=None, reach=None, centre=None):
-        got = state.near_the_move(battle, unit, end, start, reach, centre)
+        got = nearby.near_the_move(battle, unit, end, start, reach, centre)
         assert got == plain_near_the_move(battle, unit, end, start, reach, centre)
         seen["asked"] += 1
         return got

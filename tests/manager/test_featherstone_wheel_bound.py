@@ -126,7 +126,7 @@ def test_the_wheel_bound_passes_over_what_the_circles_and_gap_keep():
 def plain_must_charge_left(battle, side) -> list:
     """must_charge_left as it was: the check asked of every enemy within reach."""
     from manager.model.forces import mark
-    from manager.rules.featherstone.state import near_units
+    from manager.rules.featherstone.nearby import near_units
     out = []
     for u in battle.live_units(side):
         if mark(u, "must_charge") and u.moved == 0:

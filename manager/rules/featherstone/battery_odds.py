@@ -18,7 +18,8 @@ from ...odds import Dist, Odds, OddsLine
 from ..common import Melee
 from .shot_odds import hits_dist, save_keep
 from .morale import committed_general, influence_at_risk, influence_value
-from .state import attached_leaders, arm
+from .state import arm
+from .nearby import attached_leaders
 
 FAIL = "charge fails (morale)"
 HALT = "charge halted"

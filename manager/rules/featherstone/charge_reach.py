@@ -17,7 +17,8 @@ from ...model.forces import mark
 from . import ground
 from .recall import checked, recall
 from .moves import own_unit, terrain_between
-from .state import arm, base_gap, engaged, footprint, move_rate, near_the_move
+from .state import arm, engaged, footprint, move_rate
+from .nearby import base_gap, near_the_move
 
 
 

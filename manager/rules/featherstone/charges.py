@@ -23,7 +23,8 @@ from .fire import Shot, shoot
 from .losses import moved_leaders, overrun_general, retreat
 from .morale import column_table, modifiers
 from .moves import ground_refusal
-from .state import arm, attached_leaders, footprint, is_skirmish, move_rate, near_units, unit_gap
+from .state import arm, footprint, is_skirmish, move_rate
+from .nearby import attached_leaders, near_units, unit_gap
 from .tables import (CLOSE_CANISTER, DIFFICULT_AREAS, MORALE_MAX, MORALE_MIN, SHELTER_REACH,
                      SHOTS_PER_BATTERY)
 

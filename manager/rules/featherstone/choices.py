@@ -28,7 +28,8 @@ from .charges import answers, charged_reread
 from .melee_odds import charge_odds, melee_odds
 from .morale import column_table, may_influence
 from .moves import CommitGeneral, CounterCharge, DeclineReroll
-from .state import arm, attached_leaders, footprint, special
+from .state import arm, footprint, special
+from .nearby import attached_leaders
 from .threats import charger_good, first_looks, threats, worst_threat
 from .tables import GENERAL_NEAR
 

@@ -31,8 +31,8 @@ from .choices import charge_value, commit_for_defence, counter_choice, reroll_ch
 from .morale import may_influence, to_check
 from .moves import landing_on
 from .shot_bound import shot_bound
-from .state import (allowance, arm, engaged, engaged_ids, footprint, near_bases_apart,
-                    near_units, profile, unit_gap)
+from .state import allowance, arm, engaged, engaged_ids, footprint, profile
+from .nearby import near_bases_apart, near_units, unit_gap
 from .tables import ARTILLERY_RANGES, GENERAL_MOVE, NEAR_MOD, PROFILES, SMALL_ARMS
 from .threats import charge_looks, threatened_ids
 

@@ -150,7 +150,7 @@ def resolve_end_phase(battle, action, dice) -> list:
 
 def _crews_return(battle, side: str) -> None:
     """Sheltering gunners go back to their gun when no enemy base is within 2 inches."""
-    from .state import near_units, unit_gap
+    from .nearby import near_units, unit_gap
     for u in battle.live_units(side):
         if mark(u, "sheltered") and not any(
                 unit_gap(battle, e, u) <= 2 for e in near_units(battle, u.pos, 12,
@@ -176,7 +176,7 @@ def check_rally(battle, action) -> None:
         why = may_influence(battle, leader, unit)
         need(not why, why)
         if action.influence is not None:
-            from .state import attached_leaders
+            from .nearby import attached_leaders
             top = 2 if leader in attached_leaders(battle, unit) else 1
             need(-top <= action.influence <= top, f"{leader.name} may add -{top} to +{top}"
                  + (" (attached)" if top == 2 else " (within 4 inches)"))

@@ -12,8 +12,8 @@ from ...model.forces import mark, with_marks
 from ...table_terrain import table_terrain
 from . import ground                        # the ground under a base: kept across versions
 from .settled import settle_kept
-from .state import (arm, attached_leaders, footprint, is_skirmish, move_rate, near_units,
-                    traits)
+from .state import arm, footprint, is_skirmish, move_rate, traits
+from .nearby import attached_leaders, near_units
 from .tables import (IMPASSABLE_AREAS, SAVE_ARMOURED, SAVE_BUILDINGS, SAVE_FORMED,
                      SAVE_FORTIFIED, SAVE_LIGHT_OR_CREW, SAVE_MELEE)
 

@@ -27,9 +27,9 @@ from ..common import Melee, find_melee as find, melees  # noqa: F401  (melees: f
 from .losses import (eliminate, half_up, hit_leaders_check, moved_leaders, retreat,
                      saving_rolls, settle, take_casualties)
 from .morale import check
-from .state import (arm, attached_leaders, dice_for, footprint, grade, is_heavy_cav,
-                    is_light_cav, is_skirmish, melee_figures, move_rate, near_units, special,
-                    traits)
+from .state import (arm, dice_for, footprint, grade, is_heavy_cav, is_light_cav,
+                    is_skirmish, melee_figures, move_rate, special, traits)
+from .nearby import attached_leaders, near_units
 from .tables import DIFFICULT_AREAS, GENERAL_NEAR, MELEE_TARGET
 
 Struck = declare_event("Struck", "{unit} strikes {target}: {hits} hit(s) on {dice} dice{note}",

@@ -13,8 +13,8 @@ from ...events import declare_event
 from ...footprint import distance, surely_apart
 from ...model.forces import mark
 from .losses import eliminate, leader_dies, retreat, take_casualties
-from .state import (arm, attached_leaders, footprint, grade, nearest_enemy, near_units,
-                    unit_gap)
+from .state import arm, footprint, grade
+from .nearby import attached_leaders, nearest_enemy, near_units, unit_gap
 from .tables import (ARTILLERY_RANGES, ATTACHED_MOD, CHARGED, CLOSE_CANISTER, GENERAL_NEAR,
                      LOST_MELEE, MORALE_MAX, MORALE_MIN, NEAR_MOD, PROFILES, RALLY,
                      SAFE_DISTANCE)

@@ -26,8 +26,8 @@ from ..common import check_ride, own_unit  # noqa: F401  (own_unit: for the othe
 from . import ground
 from .losses import moved_leaders, retreat
 from .recall import recall
-from .state import (allowance, arm, attached_leaders, crew, engaged, footprint,
-                    formations_for, move_rate, near_the_move, near_units, nearest_enemy)
+from .state import allowance, arm, crew, engaged, footprint, formations_for, move_rate
+from .nearby import attached_leaders, near_the_move, near_units, nearest_enemy
 from .tables import (DIFFICULT_AREAS, GENERAL_MOVE, IMPASSABLE_AREAS, LINEAR_OBSTACLE_COST,
                      MARCH_COLUMN_ROAD_BONUS)
 
@@ -128,7 +128,7 @@ def check_commit(battle, action) -> None:
     need(unit is not None and not unit.eliminated, f"there is no unit {action.unit!r}")
     why = may_influence(battle, leader, unit)
     need(not why, why)
-    from .state import attached_to
+    from .nearby import attached_to
     host = attached_to(battle, leader)
     top = 2 if host is not None and host.id == unit.id else 1
     need(-top <= action.influence <= top, "a general within 4 inches gives +1, 0 or -1; "

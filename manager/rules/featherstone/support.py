@@ -10,7 +10,8 @@ from ...footprint import angle_between, bearing, surely_apart
 from ...model.forces import mark
 from .fire import may_fire_supporting, shoot, shot_spec
 from .fire_sight import FIRE_ARC, hidden_from
-from .state import arm, footprint, near_units, profile
+from .state import arm, footprint, profile
+from .nearby import near_units
 from .tables import ARTILLERY_RANGES, SMALL_ARMS
 
 

@@ -19,7 +19,8 @@ from ...model.forces import mark
 from .charge_reach import check_charge, surely_in_the_way, surely_too_far
 from .melee_odds import charge_odds
 from .recall import recall
-from .state import arm, footprint, move_rate, near_units
+from .state import arm, footprint, move_rate
+from .nearby import near_units
 
 
 
