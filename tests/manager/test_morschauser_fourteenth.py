@@ -69,3 +69,46 @@ def test_rear_moves_refuse_to_be_read_after_a_change():
     b.touch()
     with pytest.raises(RuntimeError):
         dict(backs)
+
+
+def test_orders_kept_are_read_afresh_when_a_record_they_read_changes():
+    from dataclasses import replace
+
+    from manager.autopilot import read_orders
+    from manager.rules.morschauser.commander import Commander
+    b = next(_positions(1, 1))
+    side = b.state.active
+    cmd = Commander(b, side)
+    cids = b.hierarchy.commands_of(side)
+    for cid in cids:
+        assert cmd.orders(cid) == read_orders(b, cid, side)
+    first, other = cids[0], cids[-1]
+    # new orders for the command: a new record
+    b.put_command(replace(b.commands[first], orders={"kind": "reserve", "objective": [3, 4]}))
+    assert cmd.orders(first) == ("reserve", (3, 4)) == read_orders(b, first, side)
+    # a friendly command Shaken (the turn state): the reserve is released, the other withdraws
+    b.set_state(shaken=b.state.shaken | {other})
+    assert cmd.orders(first) == ("attack", (3, 4)) == read_orders(b, first, side)
+    assert cmd.orders(other) == ("withdraw", None)
+    # a command Shaken that is no one's yet: the reserve holds, until the hierarchy (and
+    # nothing else) gives that command to this side
+    b.set_state(shaken=frozenset({"ghost"}))
+    assert cmd.orders(first) == ("reserve", (3, 4))
+    b.set_hierarchy(b.hierarchy.with_command(side, "ghost"))
+    assert cmd.orders(first) == ("attack", (3, 4)) == read_orders(b, first, side)
+
+
+def test_orders_kept_answer_as_read_orders_all_through_a_battle(monkeypatch):
+    from manager.autopilot import read_orders
+    from manager.rules.morschauser import commander as cm
+    real, asked = cm.Commander.orders, [0]
+
+    def orders(self, cid):
+        got = real(self, cid)
+        assert got == read_orders(self.battle, cid, self.side)
+        asked[0] += 1
+        return got
+    monkeypatch.setattr(cm.Commander, "orders", orders)
+    for _ in _positions(3, 4):
+        pass
+    assert asked[0] > 1000

@@ -49,6 +49,7 @@ class Commander:
         self.cursor = 0
         self.nearest: dict[str, Box] = {}   # each unit's nearest enemy box, as the phase began
         self.front: dict[str, float] = {}   # each command's median distance to its objective
+        self._orders: dict[str, tuple] = {} # command -> (the records read, its orders)
 
     # ---- the driver's entry points ----------------------------------------------------
     def next_action(self):
@@ -78,9 +79,16 @@ class Commander:
 
     # ---- orders ----------------------------------------------------------------------------
     def orders(self, cid: str) -> tuple[str, Box | None]:
-        b = self.battle                     # kept until the next change: asked per unit
-        return b.cached(("morschauser.orders", cid, self.side),
-                        lambda: read_orders(b, cid, self.side))
+        """read_orders, kept while the records it reads are the same (the command, the
+        turn state, the hierarchy: immutable, replaced on every change); asked per unit."""
+        b = self.battle
+        state, command, tree = b.state, b.commands[cid], b.hierarchy
+        hit = self._orders.get(cid)
+        if hit is not None and hit[0] is state and hit[1] is command and hit[2] is tree:
+            return hit[3]
+        got = read_orders(b, cid, self.side)
+        self._orders[cid] = (state, command, tree, got)
+        return got
 
     # ---- rally -----------------------------------------------------------------------------
     def _rally(self):
@@ -268,7 +276,8 @@ class Commander:
     def _box_score(box, here, anchor, artillery, near, ideal, goal, pace, front):
         if box == here or (anchor and box_gap(box, anchor) > 2):
             return None
-        gap = box_gap(box, goal)
+        dx, dy = abs(box[0] - goal[0]), abs(box[1] - goal[1])
+        gap = dx + dy - 0.5 * (dx if dx < dy else dy)      # box_gap, without a call
         if artillery:
             base, want = -abs(box_gap(box, near) - ideal), direction_to(box, near)
         else:

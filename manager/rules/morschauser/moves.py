@@ -56,6 +56,9 @@ def move_options(battle, unit, formation: str = ""):
     rear boxes are walked when first read (the commander reads them only to withdraw,
     the check only for a box straight to the rear)."""
     key = ("morschauser.moves", unit.id, formation)
+    made = battle.peek(key)
+    if made is not None:                # (the check reads it again: no closure made)
+        return made
 
     def build():
         form = formation or unit.formation
@@ -144,9 +147,11 @@ def _cost_from_reach(battle, unit, to_box, facing: int, formation: str) -> float
     if to_box == box_of(battle, unit):
         c = facing_cost(facing_dir(unit), facing) + extra
         return c if c <= budget + extra + 1e-9 else None
-    costs = [r.cost.get((to_box, facing)) for r in (reach, roads)]
-    costs += [r.contact[to_box] for r in (reach, roads)
-              if to_box in r.contact and facing in contact_facings(battle, unit, to_box)]
+    state = (to_box, facing)
+    costs = [reach.cost.get(state), roads.cost.get(state)]
+    if (to_box in reach.contact or to_box in roads.contact) and (
+            facing in contact_facings(battle, unit, to_box)):
+        costs += [r.contact.get(to_box) for r in (reach, roads)]
     if facing == facing_dir(unit) and straight_back(box_of(battle, unit), to_box, facing):
         costs.append(backs.get(to_box))
     costs = [c + extra for c in costs if c is not None]
