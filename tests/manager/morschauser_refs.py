@@ -263,3 +263,34 @@ def same_board(b):
             {k: sorted(v) for k, v in fresh.zoc[side].items()}
         assert kept.cells.get(side, {}) == fresh.cells[side]
     assert kept.unit_front == fresh.unit_front
+
+
+def ref_melees(battle):
+    """melee.melees' build as it was: every unit of the side scanned in id order."""
+    from manager.grid import step
+    from manager.rules.morschauser.melee import Melee
+    if bombarding(battle):
+        return []
+    brd = board(battle)
+    active, fought = battle.state.active, battle.state.fought
+    groups = {}
+    for u in sorted(battle.live_units(active), key=lambda u: u.id):
+        if u.id in fought:
+            continue
+        box = step(brd.unit_box[u.id], facing_dir(u))
+        d = brd.box_unit.get(box)
+        if d is not None:
+            if battle.units[d].side != active and d not in fought:
+                groups.setdefault(d, Melee(d)).attackers.append(u.id)
+        else:
+            foes = [l for l in brd.box_leaders.get(box, ()) if battle.leaders[l].side != active]
+            for lid in foes:
+                groups.setdefault(lid, Melee(lid, lone_leader=True)).attackers.append(u.id)
+    attacked = set(groups)
+    for m in groups.values():
+        if m.lone_leader:
+            continue
+        zoc = brd.zoc.get(battle.units[m.defender].side, {})
+        joiners = {e for a in m.attackers for e in zoc.get(brd.unit_box[a], ())}
+        m.may_join = sorted(e for e in joiners if e not in attacked and e not in fought)
+    return [groups[k] for k in sorted(groups)]

@@ -112,3 +112,43 @@ def test_orders_kept_answer_as_read_orders_all_through_a_battle(monkeypatch):
     for _ in _positions(3, 4):
         pass
     assert asked[0] > 1000
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_melees_found_from_the_units_with_someone_ahead_are_the_scan(seed):
+    from morschauser_refs import ref_melees
+
+    from manager.rules.morschauser.melee import melees
+    s = Session(scenario(AUSTERLITZ, "morschauser", seed=seed, turns=6))
+    ap = Autopilot(s)
+    ap.step()
+    found = 0
+    while not s.battle.state.over and s.battle.state.turn <= 6:
+        ap.step()
+        b = s.battle
+        got = melees(b)
+        assert got == ref_melees(b)
+        found += len(got)
+    assert found > 20
+
+
+def test_melees_against_a_lone_leader_and_a_friend_ahead_are_the_scan():
+    from morschauser_refs import ref_melees
+
+    from manager.grid import step
+    from manager.rules.morschauser.board import bombarding
+    from manager.rules.morschauser.melee import melees
+    b = next(p for p in _positions(1, 3) if not bombarding(p))
+    side, brd = b.state.active, board(b)
+    size = brd.grid.size
+    free = [(u, step(brd.unit_box[u.id], facing_dir(u))) for u in
+            sorted(b.live_units(side), key=lambda u: u.id)]
+    free = [(u, box) for u, box in free if box not in brd.box_unit and box not in brd.box_leaders]
+    enemy = next(l for l in b.live_leaders() if l.side != side)
+    # a leader alone in the box ahead of one unit, a friend in the box ahead of another
+    (first, ahead), (second, there) = free[0], free[1]
+    b.update_leader(enemy.id, x=(ahead[0] + 0.5) * size, y=(ahead[1] + 0.5) * size)
+    b.update_unit(free[-1][0].id, x=(there[0] + 0.5) * size, y=(there[1] + 0.5) * size)
+    got = melees(b)
+    assert got == ref_melees(b)
+    assert any(m.lone_leader and m.defender == enemy.id for m in got)

@@ -37,18 +37,24 @@ def melees(battle) -> list[Melee]:
         brd = board(battle)
         active, fought = battle.state.active, battle.state.fought
         groups: dict[str, Melee] = {}
-        for u in sorted(battle.live_units(active), key=lambda u: u.id):
-            if u.id in fought:
+        box_unit, box_leaders = brd.box_unit, brd.box_leaders
+        # the units with a unit or a leader ahead (a few), then in the order of their ids
+        ahead = []
+        for uid, (side, front, d) in brd.unit_front.items():
+            if side == active and (front[1] in box_unit or front[1] in box_leaders):
+                ahead.append((uid, front[1]))
+        ahead.sort()
+        for uid, box in ahead:
+            if uid in fought:
                 continue
-            box = step(brd.unit_box[u.id], facing_dir(u))
-            d = brd.box_unit.get(box)
+            d = box_unit.get(box)
             if d is not None:
                 if battle.units[d].side != active and d not in fought:
-                    groups.setdefault(d, Melee(d)).attackers.append(u.id)
+                    groups.setdefault(d, Melee(d)).attackers.append(uid)
             else:
                 foes = [l for l in brd.box_leaders.get(box, ()) if battle.leaders[l].side != active]
                 for lid in foes:
-                    groups.setdefault(lid, Melee(lid, lone_leader=True)).attackers.append(u.id)
+                    groups.setdefault(lid, Melee(lid, lone_leader=True)).attackers.append(uid)
         attacked = set(groups)
         for m in groups.values():
             if m.lone_leader:
