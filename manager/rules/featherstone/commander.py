@@ -22,6 +22,7 @@ from ...game_actions import (ChangeFormation, Charge, Fire, MoveLeader, MoveUnit
 from ...model.forces import mark
 from ..common import OrdersCommander
 from .fire import may_fire, shot_spec, square_face
+from .fire_near import fire_near
 from .fire_sight import ground_blocking, maybe_in_arc, surely_hidden
 from .shot_odds import casualty_dist
 from .melee import melees
@@ -231,6 +232,13 @@ class Commander(OrdersCommander):
         return (ARTILLERY_RANGES[weapon][-1] if arm(u) == "artillery"
                 else SMALL_ARMS[weapon][-1][0])
 
+    def _fire_looks(self, u):
+        """(reach, inches): the enemy bases a shooter's first looks keep (near_bases);
+        None for a unit with no weapon (horse: never asked)."""
+        if not profile(u)["weapon"]:
+            return None
+        return 55 if arm(u) == "artillery" else 20, self._longest(u)
+
     def _out_of_range(self, u, e) -> bool:
         """Beyond the weapon's longest range whatever the bases' angles: the rules would
         refuse the shot (after judging the line of sight, the costly part), so skip it.
@@ -258,13 +266,12 @@ class Commander(OrdersCommander):
                 if not engaged(b, u):
                     self.done.add(u.id)
                 continue
-            reach = 55 if arm(u) == "artillery" else 20
             # fire at a charger: ResolveMelee takes it; beyond range or surely hidden by
             # a base (all candidates judged together): the rules would refuse the shot
             # (and outside the arc of fire: the rules refuse it before the sight line)
             busy = engaged_ids(b)
-            near, apart = near_bases_apart(b, u, b.enemy_of(self.side), reach,
-                                           self._longest(u))
+            near, apart = fire_near(b, u, b.enemy_of(self.side), *self._fire_looks(u),
+                                    self._fire_looks)
             free = [i for i, e in enumerate(near) if e.id not in busy]
             cands = maybe_in_arc(b, u, [near[i] for i in free], [apart[i] for i in free])
             options = self._shots(u, cands)

@@ -96,11 +96,17 @@ def near_bases_apart(battle, unit, side: str, reach: float, inches: float) -> tu
     # that clears both bounds by 1e-9 passes the exact tests too, so only a thin band
     # about either border is measured again
     sure = (d <= reach - 1e-9) & (apart <= inches + 1e-6 - 1e-9)
-    units = g.units
-    upos = unit.pos
     idx = np.flatnonzero(keep)
-    out = [(units[k], a) for k, s, a in zip(idx.tolist(), sure[idx].tolist(),
-                                            apart[idx].tolist())
+    return exact_pass(battle, unit, fp, reach, inches, g.units, idx.tolist(),
+                      sure[idx].tolist(), apart[idx].tolist())
+
+
+def exact_pass(battle, unit, fp, reach, inches, units, places, sure, apart) -> tuple:
+    """near_bases_apart's answer from its numpy pass: the bases it kept (their `places`
+    in the grid, each `sure` or not, and its `apart`) less those the exact tests of
+    the thin band about either border refuse."""
+    upos = unit.pos
+    out = [(units[k], a) for k, s, a in zip(places, sure, apart)
            if s or (distance(units[k].pos, upos) <= reach
                     and not surely_apart(fp, footprint(battle, units[k]), inches))]
     return [e for e, _ in out], [a for _, a in out]
