@@ -152,3 +152,15 @@ def test_melees_against_a_lone_leader_and_a_friend_ahead_are_the_scan():
     got = melees(b)
     assert got == ref_melees(b)
     assert any(m.lone_leader and m.defender == enemy.id for m in got)
+
+
+def test_the_boards_box_of_every_live_unit_is_box_of_all_through_a_battle():
+    # the commander reads a unit's box off the board, not its record's position
+    from manager.rules.morschauser.board import box_of
+    seen = 0
+    for b in _positions(4, 3):
+        brd = board(b)
+        for u in b.live_units():
+            assert brd.unit_box[u.id] == box_of(b, u)
+            seen += 1
+    assert seen > 10000

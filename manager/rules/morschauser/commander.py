@@ -153,8 +153,9 @@ class Commander:
         b = self.battle
         prof = profile(u)
         kind, obj = self.orders(b.hierarchy.command_of(u.id))
-        box_unit = board(b).box_unit
-        here = box_of(b, u)
+        brd = board(b)
+        box_unit = brd.box_unit
+        here = brd.unit_box[u.id]           # = box_of(b, u): the board holds live units' boxes
         near = self.nearest.get(u.id) or nearest(here, enemies_of(b, self.side)[1])
         if near not in box_unit:      # that enemy has gone: look again
             near = self.nearest[u.id] = nearest(here, enemies_of(b, self.side)[1])
@@ -204,7 +205,7 @@ class Commander:
 
     def _goal(self, u, kind, obj, near) -> Box:
         b = self.battle
-        here = box_of(b, u)
+        here = board(b).unit_box[u.id]
         if kind == "withdraw":
             d = EDGE_DIR.get(b.sides[self.side].home_edge, 6)
             return (here[0] + DIRS[d][0] * 10, here[1] + DIRS[d][1] * 10)
@@ -219,7 +220,7 @@ class Commander:
         b = self.battle
         prof = profile(u)
         reach, roads, backs, _ = move_options(b, u, form)
-        here = box_of(b, u)
+        here = board(b).unit_box[u.id]
         best_score, best = self._score_stay(u, goal), None
         # keep the line: marching on the objective, no more than 1.5 boxes ahead of the
         # command's median unit (contact and the enemy itself are not held back)
@@ -288,7 +289,7 @@ class Commander:
         return base, want, None, base
 
     def _score_stay(self, u, goal) -> float:
-        here = box_of(self.battle, u)
+        here = board(self.battle).unit_box[u.id]
         return -box_distance(here, goal) * 2 - 0.3 * turn_off(facing_dir(u), direction_to(here, goal))
 
     def _melee_edge(self, u, box: Box, d: int):
