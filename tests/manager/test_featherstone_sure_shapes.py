@@ -15,7 +15,7 @@ from hypothesis import given, settings, strategies as st
 from builders import build_table, piece
 from play_checks import austerlitz_phases
 from manager import spatial
-from manager.footprint import EPS, Footprint, bearing, gap, surely_apart
+from manager.footprint import EPS, Footprint, bearing, surely_apart
 from manager.model.forces import evolve, mark
 from manager.rules.featherstone import charge_reach, charges, commander, state, threats
 from manager.rules.featherstone.state import footprint, move_rate

@@ -13,8 +13,7 @@ from play_checks import austerlitz_phases
 from manager.errors import ScenarioError
 from manager.footprint import distance, surely_apart
 from manager import spatial
-from manager.rules.featherstone import (charge_reach, commander, fire_sight, losses, nearby,
-                                        state)
+from manager.rules.featherstone import charge_reach, commander, fire_sight, losses, nearby
 from manager.rules.featherstone.state import arm, footprint
 from manager.rules.featherstone.nearby import unit_gap
 

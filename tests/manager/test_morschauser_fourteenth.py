@@ -146,7 +146,7 @@ def test_melees_against_a_lone_leader_and_a_friend_ahead_are_the_scan():
     free = [(u, box) for u, box in free if box not in brd.box_unit and box not in brd.box_leaders]
     enemy = next(l for l in b.live_leaders() if l.side != side)
     # a leader alone in the box ahead of one unit, a friend in the box ahead of another
-    (first, ahead), (second, there) = free[0], free[1]
+    (_, ahead), (_, there) = free[0], free[1]
     b.update_leader(enemy.id, x=(ahead[0] + 0.5) * size, y=(ahead[1] + 0.5) * size)
     b.update_unit(free[-1][0].id, x=(there[0] + 0.5) * size, y=(there[1] + 0.5) * size)
     got = melees(b)
