@@ -100,6 +100,21 @@ def test_instruction_counts_read_callgrind_dumps_and_refuse_other_files():
     assert cmd[-2:] == ["python", "x.py"]
 
 
+def test_estimated_cycles_weigh_each_simulated_miss_as_valgrind_does():
+    import instructions_bench as ib
+    dump = ("events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw Bc Bcm Bi Bim\n"
+            "summary: 1000000 400 300 20 30 40 1 2 3 500 50 60 6\n")
+    # Ir + 10 x (I1mr + D1mr + D1mw + Bcm + Bim) + 100 x (ILmr + DLmr + DLmw)
+    assert ib.estimated_cycles(dump) == 1000000 + 10 * (20 + 30 + 40 + 50 + 6) + 100 * 6
+    with pytest.raises(ValueError, match="cg.out.2: no cache or branch events"):
+        ib.estimated_cycles("events: Ir\nsummary: 5\n", "cg.out.2")
+    with pytest.raises(ValueError, match="cg.out.4: no 'events:' and 'summary:'"):
+        ib.estimated_cycles("summary: 5\n", "cg.out.4")
+    cmd = ib.callgrind_command(["python", "x.py"], Path("/tmp/cg.out"), cycles=True)
+    assert "--cache-sim=yes" in cmd and "--branch-sim=yes" in cmd
+    assert "--cache-sim=yes" not in ib.callgrind_command(["python"], Path("/tmp/cg.out"))
+
+
 def test_instruction_counts_cover_only_the_marked_work_or_say_why_not(monkeypatch):
     """With valgrind on the machine: a tiny program's count between the markers grows
     with the work done there, one count per dump marker, start-up excluded. Without it
@@ -116,8 +131,10 @@ def test_instruction_counts_cover_only_the_marked_work_or_say_why_not(monkeypatc
         assert len(small) == len(large) == 2
         assert small[0] < 100_000 < 2_000_000 < large[0]      # start-up not counted
         assert large[1] > 2_000_000
+        cycles, _ = ib.counted(work(100_000), cycles=True)
+        assert len(cycles) == 2 and cycles[0] > large[0]      # the misses on top
     monkeypatch.setattr(ib, "valgrind", lambda: None)
-    monkeypatch.setattr(ib, "per_turn", lambda rs, turns, path, by_cpu: (
+    monkeypatch.setattr(ib, "per_turn", lambda rs, turns, path, by_cpu, cycles=False: (
         [0.01 if by_cpu else 1e6], "CPU s" if by_cpu else "instructions"))
     got = ib.figures(turns=1, rulesets=("morschauser", "d3"))
     assert [f["figure"] for f in got] == ["Austerlitz CPU of 1 turns, morschauser",
