@@ -16,7 +16,7 @@ from ...geometry import per_battlefield
 from ...ground_memo import on_ground
 from ...table_terrain import table_terrain
 from .tables import CROSSING_LANDING
-from .units import HALF_DIAGONAL, footprint, utype
+from .units import HALF_DIAGONAL, footprint, frontage_scale, utype
 
 
 def ground_refusal(battle, unit, start: Footprint, end: Footprint, ignore=(),
@@ -150,7 +150,7 @@ def _near_path(battle, start: Footprint, end: Footprint) -> list:
     whose centre lies within both half-diagonals (+ 0.1) of the path of the centre (the
     swept ground lies within the mover's half-diagonal of it). The rest pass every test."""
     reach = distance(start.centre, end.centre) + 10
-    k = float(battle.option("frontage_scale", 1.0) or 1.0)
+    k = frontage_scale(battle)
     margin = max(math.hypot(start.frontage, start.depth), math.hypot(end.frontage, end.depth)) \
         / 2 + HALF_DIAGONAL * abs(k) + 0.1 + 1e-6
     return [o for o in spatial.unit_grid(battle).along(start.centre, end.centre, margin)

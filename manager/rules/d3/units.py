@@ -27,7 +27,26 @@ HALF_DIAGONAL = max(math.hypot(FRONTAGE[t], DEPTH[t]) for t in FRONTAGE) / 2
 def largest_half(battle) -> float:
     """The largest half-diagonal any base can have in this battle (HALF_DIAGONAL at the
     scenario's frontage_scale): the bound every "no base farther can meet" look uses."""
-    return HALF_DIAGONAL * abs(float(battle.option("frontage_scale", 1.0) or 1.0))
+    return _scaled(battle)[2]
+
+
+def frontage_scale(battle) -> float:
+    """The scenario's frontage_scale as a float (1.0 when unset)."""
+    return _scaled(battle)[1]
+
+
+_SCALE: list = [None, 1.0, HALF_DIAGONAL]   # (info read, its frontage_scale, largest_half)
+
+
+def _scaled(battle) -> list:
+    """_SCALE, read again when the battle's scenario info is another record (the info is
+    immutable, and held here, so `is` cannot meet a new record at an old address): the
+    rules ask the scale ~25,000 times in 8 Austerlitz turns, an option call each."""
+    info = battle.info
+    if _SCALE[0] is not info:
+        k = float(battle.option("frontage_scale", 1.0) or 1.0)
+        _SCALE[:] = [info, k, HALF_DIAGONAL * abs(k)]
+    return _SCALE
 
 Activation = declare_event("Activation", "{unit} tests to {what}: {detail} -> {result}",
                            unit=str, what=str, detail=str, result=str)
@@ -59,7 +78,7 @@ def footprint(battle, unit, x=None, y=None, facing=None) -> Footprint:
 
 
 def _footprint(battle, unit, x, y, facing) -> Footprint:
-    k = float(battle.option("frontage_scale", 1.0) or 1.0)
+    k = _scaled(battle)[1]
     t = utype(unit)
     return Footprint(unit.x if x is None else x, unit.y if y is None else y,
                      unit.facing if facing is None else facing, FRONTAGE[t] * k, DEPTH[t] * k)
