@@ -357,10 +357,16 @@ def _leader_cost(battle, leader, to: Box) -> float | None:
     box_unit, units, side = b.box_unit, battle.units, leader.side
     limit = budget + 1e-9
     cost = {start: 0.0}
-    heap = [(guess(start), 0.0, start)]
+    # equal guesses are taken deepest first (-cost): on open ground every box between
+    # him and the spot has the same guess, and the walk goes straight there rather than
+    # widening over them all; any order of equals finds the same cheapest cost (the
+    # guess is the cost on open ground, so it never overestimates and never drops
+    # by more than a step costs)
+    heap = [(guess(start), -0.0, start)]
     steps = [(dx, dy, 1.5 if d % 2 else 1.0) for d, (dx, dy) in enumerate(DIRS)]
     while heap:
         _, c, box = heapq.heappop(heap)
+        c = -c
         if box == to:
             return c
         if c > cost[box]:
@@ -376,7 +382,7 @@ def _leader_cost(battle, leader, to: Box) -> float | None:
             if other and units[other].side != side:
                 continue
             cost[nb] = nc
-            heapq.heappush(heap, (nc + guess(nb), nc, nb))
+            heapq.heappush(heap, (nc + guess(nb), -nc, nb))
     return None
 
 
