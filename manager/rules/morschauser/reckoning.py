@@ -4,6 +4,8 @@ a volley's expected hits a die. Plain arithmetic or one numpy pass, each exact i
 (whole and half boxes)."""
 from __future__ import annotations
 
+from itertools import chain
+
 import numpy as np
 
 from ...grid import Box
@@ -43,14 +45,17 @@ def leader_spot_scores(boxes: list[Box], units: list[Box], want: Box, radius: fl
                        taken) -> list[tuple[float, Box]]:
     """(score, box) for each box a leader might ride to, lower better: near the spot he
     wants, few of his units beyond his radius (3 each), not a box a unit holds. The
-    units beyond are counted for all boxes in one numpy pass (whole and half boxes:
-    exact in floats)."""
+    units beyond are counted for all boxes in one numpy pass, in whole numbers: twice
+    the gap, 2 dx + 2 dy - min(dx, dy), against twice the radius (the arrays made from
+    flat runs of numbers, which numpy reads without looking into each tuple)."""
     if not boxes:
         return []
-    bxs, ups = np.array(boxes, dtype=np.int64), np.array(units, dtype=np.int64)
-    dx = np.abs(bxs[:, None, 0] - ups[None, :, 0])
-    dy = np.abs(bxs[:, None, 1] - ups[None, :, 1])
-    far = ((dx + dy - 0.5 * np.minimum(dx, dy)) > radius).sum(axis=1).tolist()
+    flat = chain.from_iterable
+    bxs = np.fromiter(flat(boxes), np.int64, 2 * len(boxes)).reshape(-1, 2)
+    ups = np.fromiter(flat(units), np.int64, 2 * len(units)).reshape(-1, 2)
+    dx = np.abs(bxs[:, 0:1] - ups[:, 0])
+    dy = np.abs(bxs[:, 1:2] - ups[:, 1])
+    far = ((2 * (dx + dy) - np.minimum(dx, dy)) > 2 * radius).sum(axis=1).tolist()
     return [(box_gap(box, want) + 3 * f + (1 if box in taken else 0), box)
             for box, f in zip(boxes, far)]
 
