@@ -39,22 +39,31 @@ def find_shot(battle, side: str, u):
     units = b.units
     fx, fy = DIRS[face]
     ahead_only = arc < 89               # the arc is narrower than a half-turn
+    square = arc == 45                  # in_front_arc's own whole-number test, here
+    f2 = fx * fx + fy * fy
     for eid in brd.enemies_near(side, here, rng):
         eb = boxes[eid]
         dx, dy = eb[0] - hx, eb[1] - hy
         # surely out, told cheaply (most of the enemies near): beyond the range on
         # one axis (the gap is at least that), or not ahead of the shooter
+        dot = fx * dx + fy * dy
         if (dx > rng or -dx > rng or dy > rng or -dy > rng
-                or (ahead_only and fx * dx + fy * dy <= 0)):
+                or (ahead_only and dot <= 0)):
+            continue
+        if square:                      # (dot > 0 here: the box is not the shooter's)
+            if 2 * dot * dot < f2 * (dx * dx + dy * dy):
+                continue
+        elif not in_front_arc(here, face, eb, arc):
             continue
         dx, dy = abs(dx), abs(dy)
         gap = dx + dy - 0.5 * (dx if dx < dy else dy)
-        if gap > rng or not in_front_arc(here, face, eb, arc) or (bomb and gap <= GRAPE_RANGE):
+        if gap > rng or (bomb and gap <= GRAPE_RANGE):
             continue
         e = units[eid]
         # rank by a cheap guess (near and weak first); exact dice only for the best few
-        candidates.append(((1.5 if e.hits <= 2 else 1.0) / (1 + gap), e.id, e, eb))
-    candidates.sort(key=lambda c: (-c[0], c[1]))
+        # (sorted as (-guess, id): the ids are unique, so the records are never compared)
+        candidates.append((-(1.5 if e.hits <= 2 else 1.0) / (1 + gap), e.id, e, eb))
+    candidates.sort()
     best, looked = None, 0
     hidden = sight(b, why=False)
     for _, _, e, eb in candidates:
