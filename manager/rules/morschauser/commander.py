@@ -233,17 +233,25 @@ class Commander:
         rng = max_range(b, u) if prof["fire_dice"] else 0
         ideal = min(rng * 0.6, 6)
         # box -> (score before facing and cost, wanted dir, pace penalty, the most any
-        # facing there can score), or None for a box not to end in
+        # facing there can score), or None for a box not to end in, or whose most
+        # cannot beat the best so far when first seen: facing and cost only take away
+        # and the best only grows, so it never will (rounding is monotonic)
         per_box: dict[Box, tuple | None] = {}
-        seen, unseen, box_score = per_box.get, _UNSEEN, self._box_score
+        seen, unseen = per_box.get, _UNSEEN
         for r in (reach, roads):
             for (box, d), cost in r.cost.items():
                 pb = seen(box, unseen)
                 if pb is unseen:
-                    pb = per_box[box] = box_score(box, here, anchor, artillery, near,
-                                                  ideal, goal, pace, front)
-                # facing and cost only take away: a box whose best cannot beat the best
-                # so far is passed over (rounding is monotonic, so this skips no winner)
+                    pb = per_box[box] = None
+                    if box != here and not (anchor and box_gap(box, anchor) > 2):
+                        dx, dy = abs(box[0] - goal[0]), abs(box[1] - goal[1])
+                        gap = dx + dy - 0.5 * (dx if dx < dy else dy)   # box_gap, no call
+                        base = -abs(box_gap(box, near) - ideal) if artillery else -gap * 2
+                        pen = 3 * ((front - gap) - 1.5) if pace and front - gap > 1.5 else None
+                        top = base if pen is None else base - pen
+                        if top > best_score:
+                            pb = per_box[box] = (base, direction_to(box, near if artillery
+                                                                    else goal), pen, top)
                 if pb is None or pb[3] <= best_score:
                     continue
                 s = pb[0] - 0.3 * TURN_OFF[d][pb[1]] - (0 if artillery else 0.05 * cost)
@@ -272,21 +280,6 @@ class Commander:
             return ChangeFormation(u.id, form) if form else None
         x, y = board(b).centre(best[0])
         return MoveUnit(u.id, (x, y), best[1] * 45, form)
-
-    @staticmethod
-    def _box_score(box, here, anchor, artillery, near, ideal, goal, pace, front):
-        if box == here or (anchor and box_gap(box, anchor) > 2):
-            return None
-        dx, dy = abs(box[0] - goal[0]), abs(box[1] - goal[1])
-        gap = dx + dy - 0.5 * (dx if dx < dy else dy)      # box_gap, without a call
-        if artillery:
-            base, want = -abs(box_gap(box, near) - ideal), direction_to(box, near)
-        else:
-            base, want = -gap * 2, direction_to(box, goal)
-        if pace and front - gap > 1.5:
-            penalty = 3 * ((front - gap) - 1.5)
-            return base, want, penalty, base - penalty
-        return base, want, None, base
 
     def _score_stay(self, u, goal) -> float:
         here = board(self.battle).unit_box[u.id]
