@@ -30,7 +30,8 @@ def shapely_on_friend(end, fp) -> bool:
 
 
 def old_surely_too_far(battle, unit, target) -> bool:
-    """surely_too_far before the separating axes: the gap by shapely alone."""
+    """surely_too_far before the separating axes: the gap by shapely alone (then the
+    wheel's and the ground's bound, as surely_too_far asks it)."""
     rate = move_rate(unit) * mark(unit, "allow", 1)
     way = round(bearing(unit.pos, target.pos)) % 360
     fp = footprint(battle, unit)
@@ -39,7 +40,7 @@ def old_surely_too_far(battle, unit, target) -> bool:
     slack = rate + 1e-6 + EPS + 1e-6
     if surely_apart(start, tfp, slack) or base_gap(battle, start, tfp) > slack:
         return True
-    return charge_reach._surely_beyond(fp, start, tfp, way, rate)
+    return charge_reach._surely_beyond(fp, start, tfp, way, rate, battle.battlefield)
 
 
 SIZES = st.sampled_from([(4.0, 1.0), (2.0, 2.0), (6.0, 1.5), (1.0, 3.0), (3.2, 0.8)])

@@ -15,6 +15,7 @@ from ...footprint import (EPS, Sweep, angle_between, area_above, bearing, distan
                           gap_above, heading, inside, overlap, surely_apart, travel)
 from ...model.forces import mark
 from . import ground
+from .charge_ground import obstacles_cost
 from .recall import checked, recall
 from .moves import own_unit, terrain_between
 from .state import arm, engaged, footprint, move_rate
@@ -64,8 +65,9 @@ def surely_too_far(battle, unit, target) -> bool:
     target's base (less the EPS of touching) before the bases meet; the charge costs at
     least that advance (the farthest corner's travel is no less than the centre's), and
     may cost at most the rate. One gap (or none) instead of charge_path's bisection.
-    After the gap, _surely_beyond: the wheel and the least advance to contact alone
-    (a charge at an enemy off its line costs more than the gap: its flank wheels)."""
+    After the gap, _surely_beyond: the wheel and the least advance to contact (a
+    charge at an enemy off its line costs more than the gap: its flank wheels), and the
+    walls and streams the path's first inches surely cross (charge_ground)."""
     rate = move_rate(unit) * mark(unit, "allow", 1)
     way = round(bearing(unit.pos, target.pos)) % 360
     fp = footprint(battle, unit)
@@ -83,16 +85,18 @@ def surely_too_far(battle, unit, target) -> bool:
         return True
     # (the bases' geometry alone, kept across versions as the gap and the path are)
     return ground.kept(battle, "beyond", (fp, tfp, way, rate),
-                       lambda: _surely_beyond(fp, start, tfp, way, rate))
+                       lambda: _surely_beyond(fp, start, tfp, way, rate, battle.battlefield))
 
 
-def _surely_beyond(fp, start, tfp, way: float, rate: float) -> bool:
+def _surely_beyond(fp, start, tfp, way: float, rate: float, battlefield=None) -> bool:
     """Does the charge's wheel and advance alone surely cost more than `rate`? The
     check's cost is travel(fp, end) (plus ground), end being `start` (the base turned
     to `way`) advanced d along `way` to the contact point, d at least
     contact.least_advance. Each corner goes w + d*v (w: its wheel, v: the heading), at
     least |w + lo*v| for every d >= lo when w.v + lo >= 0, else at least its offset
-    across the path |w x v|; the farthest-going corner's travel is the cost."""
+    across the path |w x v|; the farthest-going corner's travel is the cost. With the
+    battlefield, the linear obstacles the path's first `lo` inches surely cross are
+    added (charge_ground: the path's terrain adds at least that)."""
     lo = least_advance(start, tfp, way)
     if lo is None:
         return False
@@ -104,7 +108,11 @@ def _surely_beyond(fp, start, tfp, way: float, rate: float) -> bool:
             worst = max(worst, math.hypot(wx + lo * vx, wy + lo * vy))
         else:
             worst = max(worst, abs(wx * vy - wy * vx))
-    return worst > rate + 1e-6 + 1e-5          # the check's tolerance, and rounding
+    limit = rate + 1e-6 + 1e-5                  # the check's tolerance, and rounding
+    if worst > limit or battlefield is None:
+        return worst > limit
+    # (the spot is at least lo - SLACK along the path: 1e-6 less is surely within it)
+    return worst + obstacles_cost(battlefield, start.x, start.y, vx, vy, lo - 1e-6) > limit
 
 
 def surely_in_the_way(battle, unit, target) -> bool:
