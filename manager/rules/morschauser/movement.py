@@ -50,9 +50,7 @@ def profile_arm(kind: str) -> str:
 # ---- allowances ----------------------------------------------------------------------------
 def half_speed_reasons(battle, unit) -> list[str]:
     """Why a unit moves at half speed this turn, Shaken aside (that one spares the rear)."""
-    h = battle.hierarchy
-    cid = h.command_of(unit.id)
-    lid = h.leader_of_command(cid)
+    lid = battle.hierarchy.leader_of_unit(unit.id)
     reasons = []
     if lid:
         leader = battle.leaders[lid]
@@ -87,9 +85,10 @@ def allowances(battle, unit, formation: str | None = None) -> tuple[float, float
     move = base_move(battle, unit, formation)
     halved = math.ceil(move / 2)
     slow = bool(half_speed_reasons(battle, unit))
+    shaken = is_shaken(battle, unit)
     rear_budget = halved if slow else move
-    forward = halved if (slow or is_shaken(battle, unit)) else move
-    rear_step = 1.0 if is_shaken(battle, unit) and battle.option("shaken_rear_speed") == "full" else 2.0
+    forward = halved if (slow or shaken) else move
+    rear_step = 1.0 if shaken and battle.option("shaken_rear_speed") == "full" else 2.0
     return float(forward), float(rear_budget), rear_step
 
 
