@@ -14,6 +14,7 @@ from .actions import Action, action_from_dict
 from .dice import Dice, DiceRoll, ReplaySource, SeededSource
 from .errors import BerthierError, DiceError, IllegalAction
 from .events import EventBus
+from .game_actions import GameAction
 from .rules import get_ruleset
 
 
@@ -80,7 +81,14 @@ class Session:
     def _apply(self, action: Action, source) -> LogEntry:
         battle = self.battle
         state = battle.state
-        before = battle.snapshot()
+        # a game action writes through the battle's writers alone (the rules have no
+        # other way in), so its writes are noted and taken back should it fail; other
+        # actions (the editor's, arrivals) may write the tables directly: a snapshot
+        noted = isinstance(action, GameAction)
+        if noted:
+            battle.begin_changes()
+        else:
+            before = battle.snapshot()
         dice = Dice(source, state.dice_seq)
         version = battle.version
         try:
@@ -90,8 +98,14 @@ class Session:
             if dice.next_seq != battle.state.dice_seq or battle.version == version:
                 battle.set_state(dice_seq=dice.next_seq)
         except BaseException:
-            battle.restore(before)      # a refused die or a bug leaves nothing half-done
+            # a refused die or a bug leaves nothing half-done
+            if noted:
+                battle.take_back_changes()
+            else:
+                battle.restore(before)
             raise
+        if noted:
+            battle.end_changes()
         return LogEntry(len(self.entries), action, tuple(dice.rolls), list(events),
                         state.turn, state.phase, state.active)
 

@@ -71,6 +71,7 @@ class Battle:
         self._journal: list = [("all",)]   # what changed, for incremental views
         self._journal_base = 0
         self._all_at = 0                   # where the journal's last ("all",) stands
+        self._undo = None                  # an action's writes while it is applied
 
     # ---- snapshots: cheap because every record is immutable ------------------------
     # (dict.copy, not dict(): the same keys in the same order, but a copy of the whole
@@ -92,6 +93,7 @@ class Battle:
         b.version, b._cache, b._derived = 0, {}, {}
         b._kept = self._kept      # shared: its entries check themselves (same records)
         b._journal, b._journal_base, b._all_at = [("all",)], 0, 0
+        b._undo = None
         b.restore(self.snapshot())
         return b
 
@@ -104,6 +106,36 @@ class Battle:
                 tuple(sorted((n, tuple(sorted(d.items()))) for n, d in
                              self.hierarchy.graph.nodes(data=True))),
                 self.state, self.pending)
+
+    # ---- an action's writes, taken back if it fails ------------------------------------
+    # (what the session's all or nothing needs of a game action, which changes a record
+    # or two: a snapshot copies every table, ~160 units, on each of ~140 actions a turn)
+    def begin_changes(self) -> None:
+        """Note every write through the writers below from now on."""
+        self._undo = []
+
+    def end_changes(self) -> None:
+        self._undo = None
+
+    def take_back_changes(self) -> None:
+        """Undo every write since `begin_changes`, last first: the battle as it was, the
+        tables' order too (an entry put in is taken out, one removed brings its whole
+        table back as it was), then rebuilt as `restore` leaves it."""
+        undo, self._undo = self._undo, None
+        for table, key, old in reversed(undo):
+            if table is None:                   # a setter's attribute
+                setattr(self, key, old)
+            elif key is _WHOLE:
+                table.clear()
+                table.update(old)
+            elif old is _MISSING:
+                del table[key]
+            else:
+                table[key] = old
+        self.touch()
+
+    def _note(self, table, key) -> None:
+        self._undo.append((table, key, table.get(key, _MISSING)))
 
     # ---- the only writers ------------------------------------------------------------
     def touch(self, what: tuple = ("all",)) -> None:
@@ -150,6 +182,8 @@ class Battle:
         return view
 
     def put_unit(self, unit: Unit) -> None:
+        if self._undo is not None:
+            self._note(self.units, unit.id)
         self.units[unit.id] = unit
         self.touch(("unit", unit.id))
 
@@ -172,12 +206,16 @@ class Battle:
         return unit
 
     def drop_unit(self, uid: str) -> None:
+        if self._undo is not None:
+            self._undo.append((self.units, _WHOLE, self.units.copy()))
         del self.units[uid]
         # a wholesale change: were the unit put back, it would stand last in the order
         # of `units`, which a view patched unit by unit (unit_centres.UnitGrid) cannot see
         self.touch()
 
     def put_leader(self, leader: Leader) -> None:
+        if self._undo is not None:
+            self._note(self.leaders, leader.id)
         self.leaders[leader.id] = leader
         self.touch(("leader", leader.id))
 
@@ -192,31 +230,45 @@ class Battle:
         return leader
 
     def put_command(self, command: Command) -> None:
+        if self._undo is not None:
+            self._note(self.commands, command.id)
         self.commands[command.id] = command
         self.touch()
 
     def put_side(self, side: Side) -> None:
+        if self._undo is not None:
+            self._note(self.sides, side.id)
         self.sides[side.id] = side
         self.touch()
 
     def set_state(self, **changes) -> TurnState:
+        if self._undo is not None:
+            self._undo.append((None, "state", self.state))
         self.state = evolve(self.state, **changes)
         self.touch(("state",))
         return self.state
 
     def set_battlefield(self, battlefield: Battlefield) -> None:
+        if self._undo is not None:
+            self._undo.append((None, "battlefield", self.battlefield))
         self.battlefield = battlefield
         self.touch()
 
     def set_hierarchy(self, hierarchy: Hierarchy) -> None:
+        if self._undo is not None:
+            self._undo.append((None, "hierarchy", self.hierarchy))
         self.hierarchy = hierarchy
         self.touch()
 
     def set_pending(self, pending) -> None:
+        if self._undo is not None:
+            self._undo.append((None, "pending", self.pending))
         self.pending = tuple(pending)
         self.touch()
 
     def set_info(self, info: ScenarioInfo) -> None:
+        if self._undo is not None:
+            self._undo.append((None, "info", self.info))
         self.info = info
         self.touch()
 
@@ -288,6 +340,7 @@ class Battle:
 
 
 _MISSING = object()
+_WHOLE = object()                          # an undo entry holding a whole table
 
 
 class _LiveUnits:
