@@ -126,7 +126,8 @@ class Hierarchy:
         cmds = [c for c in self.commands_of(side) if self.units_of(c)]
         if not cmds:
             return False
-        n = sum(1 for c in cmds if c in set(shaken))
+        shaken = shaken if isinstance(shaken, (set, frozenset)) else set(shaken)
+        n = sum(1 for c in cmds if c in shaken)         # (a set once, not once a command)
         return n >= len(cmds) if rule == "all" else 2 * n >= len(cmds)
 
     # ---- edits: each returns a new Hierarchy ------------------------------------
