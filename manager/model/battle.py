@@ -182,9 +182,10 @@ class Battle:
         return view
 
     def put_unit(self, unit: Unit) -> None:
-        if self._undo is not None:
-            self._note(self.units, unit.id)
-        self.units[unit.id] = unit
+        units, undo = self.units, self._undo
+        if undo is not None:                    # (the note written out: every action's)
+            undo.append((units, unit.id, units.get(unit.id, _MISSING)))
+        units[unit.id] = unit
         self.touch(("unit", unit.id))
 
     def update_unit(self, uid: str, **changes) -> Unit:
