@@ -32,6 +32,7 @@ from .choices import charge_value, commit_for_defence, counter_choice, reroll_ch
 from .morale import may_influence, to_check
 from .moves import landing_on
 from .shot_bound import shot_bound
+from .stuck import note_stuck, still_stuck, stuck_key
 from .state import allowance, arm, engaged, engaged_ids, footprint, profile
 from .nearby import near_bases_apart, near_units, unit_gap
 from .tables import ARTILLERY_RANGES, GENERAL_MOVE, NEAR_MOD, PROFILES, SMALL_ARMS
@@ -194,23 +195,29 @@ class Commander(OrdersCommander):
         return min(40.0, 12 + hypot(fp.frontage, fp.depth) / 2 + top + 1e-3)
 
     def _toward(self, u, way: float, inches: float, keep_facing: bool = False):
+        key = stuck_key(self.battle, u, way, inches, keep_facing)
+        if still_stuck(self.battle, key):
+            return None                 # every end lands on the bases it landed on last
         arc = self.battle.option("forward_arc", 45)
         off = ((way - u.facing + 180) % 360) - 180
         if not keep_facing and arm(u) != "artillery":
             way = u.facing + max(-arc, min(arc, off))
         facing = u.facing if keep_facing else round(way) % 360
         way = facing if not keep_facing else way
-        blocker = None
+        blocker, blockers = None, []
         for k in (1.0, 0.8, 0.6, 0.4, 0.25):
             hx, hy = heading(way)
             to = (round(u.x + hx * inches * k, 2), round(u.y + hy * inches * k, 2))
             # on another base: the rules would refuse it (the last trial's first)
             blocker = landing_on(self.battle, u, to, facing, blocker)
             if blocker is not None:
+                blockers.append(blocker)
                 continue
             action = MoveUnit(u.id, to, facing)
             if self.legal(action):
                 return action
+        if len(blockers) == 5:
+            note_stuck(self.battle, key, blockers)
         return None
 
     def _face(self, u, enemy):
