@@ -113,3 +113,28 @@ def test_an_end_refused_by_the_check_is_asked_again():
     c = b.copy()
     c.update_unit("e", y=5.0)
     assert ask(c) == fresh(cm.Commander(c, "blue"), c.units["a"], 0.0, 6.0) is not None
+
+
+def test_ends_refused_by_the_budget_and_the_ground():
+    """A unit with a tenth of its move left (every end costs more): kept as stuck, and
+    asked afresh once its marks give it its move again; a unit before a lake: every end
+    in the water, kept; the trials' own answers each time."""
+    b = build_table([piece("a", "blue", "line_infantry", (30, 20), facing=0),
+                     piece("r", "red", "line_infantry", (30, 2), facing=180)],
+                    FS, width=60, height=60)
+    b = session_at(b, "moves", side="blue")[0].battle
+    b.mark_unit("a", used=0.9)
+    assert ask(b) is None
+    assert stuck.still_stuck(b, stuck.stuck_key(b, b.units["a"], 0.0, 6.0, False))
+    for marks in ({"used": 0.0}, {"allow": 10}):
+        c = b.copy()
+        c.mark_unit("a", **marks)
+        assert ask(c) == fresh(cm.Commander(c, "blue"), c.units["a"], 0.0, 6.0) is not None
+    lake = [{"kind": "lake", "points": [[20, 5], [40, 5], [40, 18.8], [20, 18.8]]}]
+    b = build_table([piece("a", "blue", "line_infantry", (30, 20), facing=0),
+                     piece("r", "red", "line_infantry", (30, 2), facing=180)],
+                    FS, terrain=lake, width=60, height=60)
+    b = session_at(b, "moves", side="blue")[0].battle
+    assert ask(b) is None
+    assert stuck.still_stuck(b, stuck.stuck_key(b, b.units["a"], 0.0, 6.0, False))
+    assert ask(b, 0.5) == fresh(cm.Commander(b, "blue"), b.units["a"], 0.0, 0.5)

@@ -32,7 +32,7 @@ from .choices import charge_value, commit_for_defence, counter_choice, reroll_ch
 from .morale import may_influence, to_check
 from .moves import landing_on
 from .shot_bound import shot_bound
-from .stuck import note_stuck, still_stuck, stuck_key
+from .stuck import note_stuck, settled_refusal, still_stuck, stuck_key
 from .state import allowance, arm, engaged, engaged_ids, footprint, profile
 from .nearby import near_bases_apart, near_units, unit_gap
 from .tables import ARTILLERY_RANGES, GENERAL_MOVE, NEAR_MOD, PROFILES, SMALL_ARMS
@@ -204,7 +204,7 @@ class Commander(OrdersCommander):
             way = u.facing + max(-arc, min(arc, off))
         facing = u.facing if keep_facing else round(way) % 360
         way = facing if not keep_facing else way
-        blocker, blockers = None, []
+        blocker, blockers, settled = None, [], 0
         for k in (1.0, 0.8, 0.6, 0.4, 0.25):
             hx, hy = heading(way)
             to = (round(u.x + hx * inches * k, 2), round(u.y + hy * inches * k, 2))
@@ -216,7 +216,8 @@ class Commander(OrdersCommander):
             action = MoveUnit(u.id, to, facing)
             if self.legal(action):
                 return action
-        if len(blockers) == 5:
+            settled += settled_refusal(self.battle, u, to, facing)
+        if len(blockers) + settled == 5:
             note_stuck(self.battle, key, blockers)
         return None
 
