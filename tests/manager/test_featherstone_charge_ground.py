@@ -5,13 +5,10 @@ terrain adds to any path that goes on along the same ray (or the check refuses t
 path outright), and every charge it passes over must be one the check refuses."""
 from __future__ import annotations
 
-import math
-
 from hypothesis import given, settings, strategies as st
 
 from builders import build_table, piece, session_at
 from play_checks import austerlitz_phases
-from manager.contact import least_advance
 from manager.errors import IllegalAction
 from manager.footprint import bearing, heading, segment
 from manager.game_actions import Charge

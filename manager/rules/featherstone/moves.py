@@ -26,7 +26,8 @@ from ..common import check_ride, own_unit  # noqa: F401  (own_unit: for the othe
 from . import ground
 from .losses import moved_leaders, retreat
 from .recall import recall
-from .state import allowance, arm, crew, engaged, footprint, formations_for, move_rate
+from .state import (allowance, arm, crew, engaged, footprint, formations_for, move_budget,
+                    move_rate)
 from .nearby import attached_leaders, near_the_move, near_units, nearest_enemy
 from .tables import (DIFFICULT_AREAS, GENERAL_MOVE, IMPASSABLE_AREAS, LINEAR_OBSTACLE_COST,
                      MARCH_COLUMN_ROAD_BONUS)
@@ -286,9 +287,8 @@ def check_move_unit(battle, action) -> None:
     need(0 <= action.facing < 360, "facing is 0 to 359 degrees")
     p = planned(battle, unit, action.to, action.facing, action.formation)
     need(p.rate > 0, f"{unit.name} cannot move in {action.formation or unit.formation}")
-    used = mark(unit, "used", 0.0) + (0.5 if action.formation and
-                                       action.formation != unit.formation else 0)
-    budget = p.rate * mark(unit, "allow", 1) * (1 - used)
+    budget = move_budget(unit, p.rate, bool(action.formation) and
+                         action.formation != unit.formation)
     need(p.cost <= budget + 1e-6,
          f"{unit.name} needs {p.cost:.1f} inches{' (half rate)' if p.kind == 'half' else ''}"
          " of move"

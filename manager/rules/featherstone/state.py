@@ -120,6 +120,12 @@ def move_rate(unit, formation: str | None = None) -> float:
     return float(rates.get(formation or unit.formation, rates.get("line", 0)))
 
 
+def move_budget(unit, rate: float, reforming: bool = False) -> float:
+    """Inches of move at `rate` the check of a move allows (re-forming uses half first)."""
+    return rate * mark(unit, "allow", 1) * (1 - (mark(unit, "used", 0.0) +
+                                                 (0.5 if reforming else 0)))
+
+
 def allowance(unit) -> float:
     """Inches the unit may still move this turn (its rally result can cut it)."""
     full = move_rate(unit) * mark(unit, "allow", 1)

@@ -24,7 +24,7 @@ from ...footprint import inside
 from ...model.forces import mark
 from . import ground
 from .moves import _impassable_under, planned
-from .state import footprint
+from .state import footprint, move_budget
 
 STUCK = "featherstone.stuck"    # key -> ((id, base) of each unit an end landed on)
 KEPT_AT_MOST = 20_000           # moves kept before the store starts afresh
@@ -58,8 +58,7 @@ def settled_refusal(battle, unit, to, facing) -> bool:
         p = planned(battle, unit, to, facing, "")
     except IllegalAction:
         return True
-    budget = p.rate * mark(unit, "allow", 1) * (1 - mark(unit, "used", 0.0))
-    if p.rate <= 0 or p.cost > budget + 1e-6:
+    if p.rate <= 0 or p.cost > move_budget(unit, p.rate) + 1e-6:
         return True
     end = footprint(battle, unit, x=to[0], y=to[1], facing=facing)
     bf = battle.battlefield
