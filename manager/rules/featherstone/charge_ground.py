@@ -35,11 +35,12 @@ KINDS = ("wall", "stream", "river")     # the kinds `_terrain_cost` reads
 
 
 class _Obstacles:
-    """Each simple wall, stream or river line's segments, and the bridges, in floats."""
+    """Each simple wall, stream or river line's box and segments, and the bridges, in
+    floats."""
 
     def __init__(self, battlefield):
         t = table_terrain(battlefield)
-        self.lines = [(kind, _segments(line)) for kind in KINDS
+        self.lines = [(kind, line.bounds, _segments(line)) for kind in KINDS
                       for _, line in t.lines.get(kind, []) if line.is_simple]
         self.bridges = [(p.x, p.y) for p in t.points.get("bridge", [])]
 
@@ -63,7 +64,10 @@ def obstacles_cost(battlefield, x: float, y: float, hx: float, hy: float,
     ex, ey = x + hx * length, y + hy * length
     nx, ny = -hy, hx                        # the path's unit normal
     extra = 0.0
-    for kind, segments in obs.lines:
+    lo_x, hi_x, lo_y, hi_y = min(x, ex), max(x, ex), min(y, ey), max(y, ey)
+    for kind, (x0, y0, x1, y1), segments in obs.lines:
+        if x0 > hi_x or x1 < lo_x or y0 > hi_y or y1 < lo_y:
+            continue                        # its box apart from the path's: no crossing
         for (ax, ay), (bx, by) in segments:
             da = (ax - x) * nx + (ay - y) * ny
             db = (bx - x) * nx + (by - y) * ny
