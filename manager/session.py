@@ -85,12 +85,11 @@ class Session:
         # other way in), so its writes are noted and taken back should it fail; other
         # actions (the editor's, arrivals) may write the tables directly: a snapshot
         noted = isinstance(action, GameAction)
-        if noted:
-            battle.begin_changes()
-        else:
-            before = battle.snapshot()
+        before = None if noted else battle.snapshot()
         dice = Dice(source, state.dice_seq)
         version = battle.version
+        if noted:                       # (noting starts in the try's reach: always ended)
+            battle.begin_changes()
         try:
             events = action.apply(battle, self.ruleset, dice)
             # the counter moves on with the dice; an action that rolled none and changed
@@ -104,8 +103,9 @@ class Session:
             else:
                 battle.restore(before)
             raise
-        if noted:
-            battle.end_changes()
+        finally:
+            if noted:
+                battle.end_changes()
         return LogEntry(len(self.entries), action, tuple(dice.rolls), list(events),
                         state.turn, state.phase, state.active)
 

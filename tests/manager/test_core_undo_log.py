@@ -94,3 +94,22 @@ def test_the_writes_are_noted_only_while_a_game_action_is_applied():
     uid = next(iter(copy.units))
     copy.update_unit(uid, moved=2)                 # a trial battle notes nothing
     assert copy._undo is None and b._undo is None
+
+
+def test_noting_never_outlives_the_action_whatever_fails(monkeypatch):
+    """The dice made for the action failing (before the action is applied) leaves no
+    noting behind: a battle left noting would take back later writes with a later
+    failure."""
+    import manager.session as session_module
+    s, ap = _battle_in_play(seed=2, steps=10)
+    b = s.battle
+
+    def broken_dice(*args, **kwargs):
+        raise RuntimeError("no dice")
+    monkeypatch.setattr(session_module, "Dice", broken_dice)
+    with pytest.raises(RuntimeError):
+        s.execute(ga.EndPhase())
+    assert b._undo is None
+    monkeypatch.undo()
+    ap.step()                                   # and play goes on, nothing noted after
+    assert b._undo is None
