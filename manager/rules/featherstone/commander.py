@@ -32,7 +32,7 @@ from .choices import charge_value, commit_for_defence, counter_choice, reroll_ch
 from .morale import may_influence, to_check
 from .moves import landing_on
 from .shot_bound import shot_bound
-from .stuck import note_stuck, settled_refusal, still_stuck, stuck_key
+from .stuck import TRIALS, note_stuck, settled_refusal, still_stuck, stuck_key
 from .state import allowance, arm, engaged, engaged_ids, footprint, profile
 from .nearby import near_bases_apart, near_units, unit_gap
 from .tables import ARTILLERY_RANGES, GENERAL_MOVE, NEAR_MOD, PROFILES, SMALL_ARMS
@@ -205,8 +205,8 @@ class Commander(OrdersCommander):
         facing = u.facing if keep_facing else round(way) % 360
         way = facing if not keep_facing else way
         blocker, blockers, settled = None, [], 0
-        for k in (1.0, 0.8, 0.6, 0.4, 0.25):
-            hx, hy = heading(way)
+        hx, hy = heading(way)
+        for k in TRIALS:
             to = (round(u.x + hx * inches * k, 2), round(u.y + hy * inches * k, 2))
             # on another base: the rules would refuse it (the last trial's first)
             blocker = landing_on(self.battle, u, to, facing, blocker)
@@ -217,7 +217,7 @@ class Commander(OrdersCommander):
             if self.legal(action):
                 return action
             settled += settled_refusal(self.battle, u, to, facing)
-        if len(blockers) + settled == 5:
+        if len(blockers) + settled == len(TRIALS):
             note_stuck(self.battle, key, blockers)
         return None
 

@@ -26,6 +26,9 @@ from . import ground
 from .moves import _impassable_under, planned
 from .state import footprint, move_budget
 
+# the trial ends of `Commander._toward`, as fractions of its inches: the store's answer
+# stands for all of them, so a move is kept only when every one of these failed
+TRIALS = (1.0, 0.8, 0.6, 0.4, 0.25)
 STUCK = "featherstone.stuck"    # key -> ((id, base) of each unit an end landed on)
 KEPT_AT_MOST = 20_000           # moves kept before the store starts afresh
 
